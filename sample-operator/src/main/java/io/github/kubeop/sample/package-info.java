@@ -1,0 +1,4 @@
+/**
+ * A sample operator written the way a Kubeop user writes one.
+ */
+package io.github.kubeop.sample;

@@ -1,0 +1,106 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.test;
+
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.github.kubeop.test.controlplane.ControlPlane;
+import io.github.kubeop.test.controlplane.ControlPlanes;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The JUnit Jupiter extension behind {@link KubernetesTest}: shares one control plane
+ * across the run, creates a namespace per test class and resolves parameters.
+ *
+ * @author Kubeop authors
+ */
+public class ControlPlaneExtension implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
+
+	private static final Logger logger = LoggerFactory.getLogger(ControlPlaneExtension.class);
+
+	private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace
+		.create(ControlPlaneExtension.class);
+
+	@Override
+	public void beforeAll(ExtensionContext context) throws ApiException {
+		ControlPlane controlPlane = ControlPlanes.shared();
+		String name = namespaceName(context.getRequiredTestClass());
+		new CoreV1Api(controlPlane.apiClient())
+			.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(name)))
+			.execute();
+		context.getStore(STORE).put(TestNamespace.class, new TestNamespace(name));
+	}
+
+	@Override
+	public void afterAll(ExtensionContext context) {
+		TestNamespace namespace = context.getStore(STORE).remove(TestNamespace.class, TestNamespace.class);
+		if (namespace != null) {
+			try {
+				new CoreV1Api(ControlPlanes.shared().apiClient()).deleteNamespace(namespace.name()).execute();
+			}
+			catch (ApiException ex) {
+				logger.warn("Could not delete test namespace {}: {}", namespace, ex.getCode());
+			}
+		}
+	}
+
+	@Override
+	public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+		Class<?> type = parameterContext.getParameter().getType();
+		return type == ControlPlane.class || type == ApiClient.class || type == TestNamespace.class;
+	}
+
+	@Override
+	public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+		Class<?> type = parameterContext.getParameter().getType();
+		if (type == ControlPlane.class) {
+			return ControlPlanes.shared();
+		}
+		if (type == ApiClient.class) {
+			return ControlPlanes.shared().apiClient();
+		}
+		TestNamespace namespace = extensionContext.getStore(STORE).get(TestNamespace.class, TestNamespace.class);
+		if (namespace == null) {
+			throw new ParameterResolutionException("No test namespace yet: a TestNamespace is available from "
+					+ "@BeforeAll on, in classes annotated with @KubernetesTest");
+		}
+		return namespace;
+	}
+
+	static String namespaceName(Class<?> testClass) {
+		String base = testClass.getSimpleName()
+			.replaceAll("([a-z0-9])([A-Z])", "$1-$2")
+			.toLowerCase(Locale.ROOT)
+			.replaceAll("[^a-z0-9-]", "-");
+		base = base.substring(0, Math.min(base.length(), 50)).replaceAll("-+$", "");
+		return base + "-" + Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36 * 36), 36);
+	}
+
+}

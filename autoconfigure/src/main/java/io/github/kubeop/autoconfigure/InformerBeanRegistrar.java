@@ -1,0 +1,202 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import io.github.kubeop.informer.IndexFunction;
+import io.github.kubeop.informer.InformerRegistry;
+import io.github.kubeop.informer.InformerSpec;
+import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.informer.UnknownResourceException;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.cache.Indexer;
+import io.kubernetes.client.informer.cache.Lister;
+import io.kubernetes.client.util.ModelMapper;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.env.Environment;
+
+/**
+ * Registers, for each {@code kubeop.informers.resources.<name>} entry, an informer bean
+ * ({@code <name>Informer}) and typed {@link Lister} and {@link Indexer} beans
+ * ({@code <name>Lister}, {@code <name>Indexer}) that can be injected by generic type,
+ * such as {@code Lister<V1Pod>}, or by name where one type is watched in several scopes.
+ * Properties are checked here, before any bean is created, so that a wrong value fails
+ * startup naming the property.
+ *
+ * @author Kubeop authors
+ */
+class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
+
+	static final String PREFIX = "kubeop.informers";
+
+	private final Environment environment;
+
+	InformerBeanRegistrar(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
+	public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
+		KubeopProperties.Informers informers = Binder.get(this.environment)
+			.bind(PREFIX, Bindable.of(KubeopProperties.Informers.class))
+			.orElseGet(KubeopProperties.Informers::new);
+		if (!informers.isEnabled()) {
+			return;
+		}
+		checkDefaults(informers);
+		BeanFactory beanFactory = (BeanFactory) registry;
+		informers.getResources().forEach((name, resource) -> {
+			InformerSpec<?> spec = spec(name, resource, informers);
+			registerInformer(registry, beanFactory, name, spec);
+		});
+	}
+
+	private <T extends KubernetesObject> void registerInformer(BeanDefinitionRegistry registry, BeanFactory beanFactory,
+			String name, InformerSpec<T> spec) {
+		String informerBean = name + "Informer";
+		RootBeanDefinition informer = new RootBeanDefinition(ResourceInformer.class);
+		informer.setTargetType(ResolvableType.forClassWithGenerics(ResourceInformer.class, spec.type()));
+		informer.setInstanceSupplier(() -> createInformer(beanFactory, spec));
+		registry.registerBeanDefinition(informerBean, informer);
+		register(registry, name + "Lister", Lister.class, spec.type(),
+				() -> informer(beanFactory, informerBean).lister());
+		register(registry, name + "Indexer", Indexer.class, spec.type(),
+				() -> informer(beanFactory, informerBean).indexer());
+	}
+
+	private static <T extends KubernetesObject> ResourceInformer<T> createInformer(BeanFactory beanFactory,
+			InformerSpec<T> spec) {
+		InformerSpec<T> indexed = spec;
+		for (String indexName : spec.indexers().keySet()) {
+			try {
+				@SuppressWarnings("unchecked")
+				Function<T, List<String>> function = beanFactory.getBean(indexName, IndexFunction.class);
+				indexed = indexed.withIndexer(indexName, function);
+			}
+			catch (BeansException ex) {
+				throw new InvalidConfigurationPropertyValueException(PREFIX + ".resources." + spec.name() + ".indexers",
+						indexName, "there is no IndexFunction bean named '" + indexName + "'");
+			}
+		}
+		try {
+			return beanFactory.getBean(InformerRegistry.class).informer(indexed);
+		}
+		catch (UnknownResourceException ex) {
+			String property = PREFIX + ".resources." + spec.name()
+					+ ((ex.getKind() != null) ? ".kind" : ".api-version");
+			throw new InvalidConfigurationPropertyValueException(property,
+					(ex.getKind() != null) ? ex.getKind() : ex.getApiVersion(), ex.getMessage());
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static ResourceInformer<KubernetesObject> informer(BeanFactory beanFactory, String beanName) {
+		return beanFactory.getBean(beanName, ResourceInformer.class);
+	}
+
+	private static <B> void register(BeanDefinitionRegistry registry, String beanName, Class<B> beanClass,
+			Class<?> type, java.util.function.Supplier<B> supplier) {
+		RootBeanDefinition definition = new RootBeanDefinition(beanClass);
+		definition.setTargetType(ResolvableType.forClassWithGenerics(beanClass, type));
+		definition.setInstanceSupplier(supplier);
+		registry.registerBeanDefinition(beanName, definition);
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static InformerSpec<?> spec(String name, KubeopProperties.Resource resource,
+			KubeopProperties.Informers defaults) {
+		String property = PREFIX + ".resources." + name;
+		if (resource.getApiVersion() == null || resource.getApiVersion().isBlank()) {
+			throw new InvalidConfigurationPropertyValueException(property + ".api-version", null,
+					"an apiVersion is required, such as 'v1' or 'apps/v1'");
+		}
+		if (resource.getKind() == null || resource.getKind().isBlank()) {
+			throw new InvalidConfigurationPropertyValueException(property + ".kind", null,
+					"a kind (such as 'Pod') or plural resource name (such as 'pods') is required");
+		}
+		Duration resync = (resource.getResyncPeriod() != null) ? resource.getResyncPeriod()
+				: defaults.getResyncPeriod();
+		requireNotNegative(property + ".resync-period", resync);
+		Class type = type(property, resource);
+		List<String> namespaces = resource.getNamespaces().isEmpty() ? defaults.getNamespaces()
+				: resource.getNamespaces();
+		Map<String, Function<KubernetesObject, List<String>>> indexers = new LinkedHashMap<>();
+		// placeholders until the index function beans are resolved at informer creation
+		resource.getIndexers().forEach((indexName) -> indexers.put(indexName, (object) -> List.of()));
+		return new InformerSpec(name, resource.getApiVersion().trim(), resource.getKind().trim(), type,
+				new ArrayList<>(namespaces), resource.getLabelSelector(), resource.getFieldSelector(), resync,
+				resource.isStripManagedFields(), indexers, defaults.getPageSize(), defaults.getWatchTimeout());
+	}
+
+	private static Class<?> type(String property, KubeopProperties.Resource resource) {
+		if (resource.getType() != null) {
+			if (!KubernetesObject.class.isAssignableFrom(resource.getType())) {
+				throw new InvalidConfigurationPropertyValueException(property + ".type", resource.getType().getName(),
+						"the type must implement io.kubernetes.client.common.KubernetesObject; to read custom "
+								+ "resources as your own class, leave the type unset and convert the "
+								+ "DynamicKubernetesObject");
+			}
+			return resource.getType();
+		}
+		String apiVersion = resource.getApiVersion().trim();
+		int slash = apiVersion.indexOf('/');
+		String group = (slash < 0) ? "" : apiVersion.substring(0, slash);
+		String version = apiVersion.substring(slash + 1);
+		Class<?> model = ModelMapper.preBuiltGetApiTypeClass(group, version, resource.getKind().trim());
+		return (model != null) ? model : DynamicKubernetesObject.class;
+	}
+
+	private static void checkDefaults(KubeopProperties.Informers informers) {
+		requireNotNegative(PREFIX + ".resync-period", informers.getResyncPeriod());
+		requirePositive(PREFIX + ".sync-timeout", informers.getSyncTimeout());
+		requirePositive(PREFIX + ".watch-timeout", informers.getWatchTimeout());
+		if (informers.getPageSize() < 1) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + ".page-size", informers.getPageSize(),
+					"the page size must be at least 1");
+		}
+	}
+
+	private static void requireNotNegative(String property, Duration duration) {
+		if (duration != null && duration.isNegative()) {
+			throw new InvalidConfigurationPropertyValueException(property, duration,
+					"the duration must not be negative; use 0 to disable");
+		}
+	}
+
+	private static void requirePositive(String property, Duration duration) {
+		if (duration == null || duration.isNegative() || duration.isZero()) {
+			throw new InvalidConfigurationPropertyValueException(property, duration, "the duration must be positive");
+		}
+	}
+
+}

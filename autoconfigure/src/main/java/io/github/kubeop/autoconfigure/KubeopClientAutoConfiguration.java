@@ -1,0 +1,77 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.autoconfigure;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.KubeConfig;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the Kubernetes {@link ApiClient}. A user's {@code ApiClient} bean
+ * wins; otherwise the client is built from {@link KubernetesConnectionDetails}.
+ *
+ * @author Kubeop authors
+ */
+@AutoConfiguration
+@ConditionalOnClass(ApiClient.class)
+@EnableConfigurationProperties(KubeopProperties.class)
+public final class KubeopClientAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean({ KubernetesConnectionDetails.class, ApiClient.class })
+	KubernetesConnectionDetails kubernetesConnectionDetails(KubeopProperties properties) {
+		return new PropertiesKubernetesConnectionDetails(properties.getClient(), System::getenv,
+				Path.of(System.getProperty("user.home")));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ApiClient kubernetesApiClient(KubernetesConnectionDetails connectionDetails) throws IOException {
+		String kubeconfig = connectionDetails.kubeconfig();
+		if (kubeconfig == null) {
+			return ClientBuilder.cluster().build();
+		}
+		KubeConfig config = KubeConfig.loadKubeConfig(new StringReader(kubeconfig));
+		Path file = connectionDetails.kubeconfigFile();
+		if (file != null) {
+			config.setFile(file.toAbsolutePath().toFile());
+		}
+		String context = connectionDetails.context();
+		if (context != null && !config.setContext(context)) {
+			throw new NoKubernetesClusterException(
+					"kubeop.client.context names context '" + context + "', which the kubeconfig does not define");
+		}
+		try {
+			return ClientBuilder.kubeconfig(config).build();
+		}
+		catch (UncheckedIOException ex) {
+			throw ex.getCause();
+		}
+	}
+
+}

@@ -1,0 +1,62 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.autoconfigure;
+
+import io.github.kubeop.informer.InformerRegistry;
+import io.kubernetes.client.openapi.ApiClient;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * Auto-configuration of the informer registry, its lifecycle, and the informer, Lister
+ * and Indexer beans of {@code kubeop.informers.resources}.
+ *
+ * @author Kubeop authors
+ */
+@AutoConfiguration(after = KubeopClientAutoConfiguration.class)
+@ConditionalOnClass(ApiClient.class)
+@ConditionalOnBooleanProperty(name = "kubeop.informers.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(KubeopProperties.class)
+public final class KubeopInformersAutoConfiguration {
+
+	@Bean
+	static InformerBeanRegistrar kubeopInformerBeanRegistrar(Environment environment) {
+		return new InformerBeanRegistrar(environment);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(ApiClient.class)
+	InformerRegistry kubeopInformerRegistry(ApiClient client) {
+		return new InformerRegistry(client);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(InformerRegistry.class)
+	InformersLifecycle kubeopInformersLifecycle(InformerRegistry registry, KubeopProperties properties) {
+		return new InformersLifecycle(registry, properties.getInformers().getSyncTimeout());
+	}
+
+}

@@ -1,0 +1,74 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.informer;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.Pair;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+
+/**
+ * Builds GET requests the way the generated APIs do, so that every authentication the
+ * client was configured with (client certificates, bearer tokens, exec plugins) applies.
+ *
+ * @author Kubeop authors
+ */
+final class ApiRequests {
+
+	private static final String[] AUTH_NAMES = { "BearerToken" };
+
+	private ApiRequests() {
+	}
+
+	static Request get(ApiClient client, String path, List<Pair> query) {
+		try {
+			return client
+				.buildCall(client.getBasePath(), path, "GET", new ArrayList<>(query), new ArrayList<>(), null,
+						new HashMap<>(), new HashMap<>(), new HashMap<>(), AUTH_NAMES, null)
+				.request();
+		}
+		catch (ApiException ex) {
+			throw new InformerException("Could not build a request for " + path, ex);
+		}
+	}
+
+	/**
+	 * Executes a request and returns the body of a successful response.
+	 * @param http the HTTP client
+	 * @param request the request
+	 * @return the body
+	 * @throws ApiException with the status code and body of an unsuccessful response
+	 * @throws IOException on a connection failure
+	 */
+	static String execute(OkHttpClient http, Request request) throws ApiException, IOException {
+		try (Response response = http.newCall(request).execute()) {
+			String body = (response.body() != null) ? response.body().string() : "";
+			if (!response.isSuccessful()) {
+				throw new ApiException(response.code(), response.headers().toMultimap(), body);
+			}
+			return body;
+		}
+	}
+
+}

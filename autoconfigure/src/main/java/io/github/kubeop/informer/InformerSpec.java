@@ -1,0 +1,183 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.informer;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import io.kubernetes.client.common.KubernetesObject;
+
+/**
+ * What an informer watches and how: the resource, its scope and selectors, and the cache
+ * options. Informers whose specs have the same {@link #sharingKey()} are one informer:
+ * one list and watch, one cache, shared by every consumer in the application.
+ *
+ * @param <T> the Java type of the objects
+ * @param name the name consumers know the informer by, such as the property key
+ * {@code pods}
+ * @param apiVersion the API version, such as {@code v1} or {@code apps/v1}
+ * @param kind the kind or plural, such as {@code Pod} or {@code pods}
+ * @param type the Java type objects are converted to: a generated model, or
+ * {@link io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject}
+ * @param namespaces the namespaces to watch, empty for all namespaces
+ * @param labelSelector the label selector, or {@code null}
+ * @param fieldSelector the field selector, or {@code null}
+ * @param resyncPeriod how often handlers are handed every cached object again,
+ * {@link Duration#ZERO} for never
+ * @param stripManagedFields whether {@code metadata.managedFields} is dropped before
+ * objects are cached
+ * @param indexers index functions by index name
+ * @param pageSize how many objects one page of the initial list holds
+ * @param watchTimeout how long the server keeps one watch open at most; a watch that
+ * delivers nothing for longer is replaced
+ * @author Kubeop authors
+ */
+public record InformerSpec<T extends KubernetesObject>(String name, String apiVersion, String kind, Class<T> type,
+		List<String> namespaces, String labelSelector, String fieldSelector, Duration resyncPeriod,
+		boolean stripManagedFields, Map<String, Function<T, List<String>>> indexers, int pageSize,
+		Duration watchTimeout) {
+
+	/**
+	 * The default page size of initial lists.
+	 */
+	public static final int DEFAULT_PAGE_SIZE = 500;
+
+	/**
+	 * The default server-side watch timeout.
+	 */
+	public static final Duration DEFAULT_WATCH_TIMEOUT = Duration.ofMinutes(5);
+
+	public InformerSpec {
+		namespaces = namespaces.stream().distinct().sorted().toList();
+		indexers = Map.copyOf(indexers);
+		labelSelector = blankToNull(labelSelector);
+		fieldSelector = blankToNull(fieldSelector);
+	}
+
+	/**
+	 * Returns a spec with defaults: all namespaces, no selectors, no resync, managed
+	 * fields stripped, no indexers.
+	 * @param <T> the Java type of the objects
+	 * @param name the informer name
+	 * @param apiVersion the API version
+	 * @param kind the kind or plural
+	 * @param type the Java type
+	 * @return the spec
+	 */
+	public static <T extends KubernetesObject> InformerSpec<T> of(String name, String apiVersion, String kind,
+			Class<T> type) {
+		return new InformerSpec<>(name, apiVersion, kind, type, List.of(), null, null, Duration.ZERO, true, Map.of(),
+				DEFAULT_PAGE_SIZE, DEFAULT_WATCH_TIMEOUT);
+	}
+
+	/**
+	 * Returns this spec limited to the given namespaces.
+	 * @param namespaces the namespaces, none for all
+	 * @return the new spec
+	 */
+	public InformerSpec<T> withNamespaces(String... namespaces) {
+		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, List.of(namespaces),
+				this.labelSelector, this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers,
+				this.pageSize, this.watchTimeout);
+	}
+
+	/**
+	 * Returns this spec with a label selector.
+	 * @param labelSelector the label selector
+	 * @return the new spec
+	 */
+	public InformerSpec<T> withLabelSelector(String labelSelector) {
+		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, labelSelector,
+				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
+				this.watchTimeout);
+	}
+
+	/**
+	 * Returns this spec with another page size for the initial list.
+	 * @param pageSize the page size
+	 * @return the new spec
+	 */
+	public InformerSpec<T> withPageSize(int pageSize) {
+		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
+				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, pageSize,
+				this.watchTimeout);
+	}
+
+	/**
+	 * Returns this spec with an index.
+	 * @param indexName the index name
+	 * @param function the index function
+	 * @return the new spec
+	 */
+	public InformerSpec<T> withIndexer(String indexName, Function<T, List<String>> function) {
+		Map<String, Function<T, List<String>>> indexers = new java.util.HashMap<>(this.indexers);
+		indexers.put(indexName, function);
+		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
+				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, indexers, this.pageSize,
+				this.watchTimeout);
+	}
+
+	/**
+	 * Returns what makes two specs one informer: resource, Java type, scope, selectors
+	 * and managed-fields handling.
+	 * @return the sharing key
+	 */
+	public SharingKey sharingKey() {
+		return new SharingKey(this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
+				this.fieldSelector, this.stripManagedFields);
+	}
+
+	/**
+	 * Returns a readable scope, such as {@code all namespaces} or
+	 * {@code namespaces [a, b]}.
+	 * @return the scope
+	 */
+	public String scope() {
+		String scope = this.namespaces.isEmpty() ? "all namespaces" : (this.namespaces.size() == 1)
+				? "namespace " + this.namespaces.get(0) : "namespaces " + this.namespaces;
+		if (this.labelSelector != null) {
+			scope += ", labels " + this.labelSelector;
+		}
+		if (this.fieldSelector != null) {
+			scope += ", fields " + this.fieldSelector;
+		}
+		return scope;
+	}
+
+	private static String blankToNull(String value) {
+		return (value == null || value.isBlank()) ? null : value.trim();
+	}
+
+	/**
+	 * The identity of a shared informer.
+	 *
+	 * @param apiVersion the API version
+	 * @param kind the kind or plural
+	 * @param type the Java type
+	 * @param namespaces the sorted namespaces
+	 * @param labelSelector the label selector
+	 * @param fieldSelector the field selector
+	 * @param stripManagedFields whether managed fields are stripped
+	 */
+	public record SharingKey(String apiVersion, String kind, Class<?> type, List<String> namespaces,
+			String labelSelector, String fieldSelector, boolean stripManagedFields) {
+
+	}
+
+}

@@ -1,0 +1,358 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.informer;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.Pair;
+import okhttp3.Call;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okio.BufferedSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * The list-and-watch loop of one informer in one namespace (or all): a paged list, then a
+ * watch from the list's resourceVersion with bookmarks and a server-side timeout; a watch
+ * that ends is reopened from the last resourceVersion seen, a watch the server can no
+ * longer serve ({@code 410 Gone}) is followed by a relist, and any failure backs off with
+ * jitter before the next attempt.
+ *
+ * @param <T> the Java type of the objects
+ * @author Kubeop authors
+ */
+final class ListWatch<T extends KubernetesObject> implements Runnable {
+
+	private static final Log logger = LogFactory.getLog(ListWatch.class);
+
+	/**
+	 * How long a watch may stay silent before it is taken for dead. The API server sends
+	 * a bookmark every minute to watches that allow bookmarks and have a deadline, so a
+	 * healthy watch is never this quiet; a half-open connection is.
+	 */
+	static final Duration STALL_TIMEOUT = Duration.ofSeconds(150);
+
+	private final ResourceInformer<T> informer;
+
+	private final ApiClient client;
+
+	private final String namespace;
+
+	private final OkHttpClient listHttp;
+
+	private final OkHttpClient watchHttp;
+
+	private final Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30));
+
+	private final AtomicLong relists = new AtomicLong();
+
+	private final AtomicLong watches = new AtomicLong();
+
+	private volatile boolean running;
+
+	private volatile boolean synced;
+
+	private volatile WatchState state = WatchState.STOPPED;
+
+	private volatile Instant reconnectingSince;
+
+	private volatile String lastError;
+
+	private volatile String lastResourceVersion;
+
+	private volatile InformerException startupFailure;
+
+	private volatile Call current;
+
+	private Thread thread;
+
+	ListWatch(ResourceInformer<T> informer, ApiClient client, String namespace) {
+		this.informer = informer;
+		this.client = client;
+		this.namespace = namespace;
+		this.listHttp = client.getHttpClient().newBuilder().readTimeout(Duration.ofSeconds(60)).build();
+		this.watchHttp = client.getHttpClient().newBuilder().readTimeout(STALL_TIMEOUT).build();
+	}
+
+	synchronized void start() {
+		if (this.running) {
+			return;
+		}
+		this.running = true;
+		this.thread = new Thread(this, "kubeop-informer-" + this.informer.spec().name()
+				+ ((this.namespace != null) ? "-" + this.namespace : ""));
+		this.thread.setDaemon(true);
+		this.thread.start();
+	}
+
+	synchronized void stop() {
+		this.running = false;
+		Call call = this.current;
+		if (call != null) {
+			call.cancel();
+		}
+		if (this.thread != null) {
+			this.thread.interrupt();
+			try {
+				this.thread.join(TimeUnit.SECONDS.toMillis(5));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			this.thread = null;
+		}
+		this.state = WatchState.STOPPED;
+	}
+
+	@Override
+	public void run() {
+		boolean needList = true;
+		while (this.running) {
+			try {
+				if (needList) {
+					list();
+					needList = false;
+				}
+				needList = !watch();
+				this.backoff.reset();
+			}
+			catch (ApiException ex) {
+				needList = needList || ex.getCode() == 410;
+				failed(ex.getCode() + " " + reason(ex), ex, isConfigurationError(ex.getCode()));
+			}
+			catch (IOException | RuntimeException ex) {
+				failed(ex.getClass().getSimpleName() + ": " + ex.getMessage(), ex, false);
+			}
+		}
+	}
+
+	private void list() throws ApiException, IOException {
+		this.state = this.synced ? this.state : WatchState.LISTING;
+		List<T> objects = new ArrayList<>();
+		String continueToken = null;
+		String resourceVersion;
+		do {
+			List<Pair> query = selectors();
+			query.add(new Pair("limit", Integer.toString(this.informer.spec().pageSize())));
+			if (continueToken != null) {
+				query.add(new Pair("continue", continueToken));
+			}
+			JsonObject page = JsonParser.parseString(ApiRequests.execute(this.listHttp, request(query)))
+				.getAsJsonObject();
+			for (JsonElement item : page.getAsJsonArray("items")) {
+				JsonObject object = item.getAsJsonObject();
+				// list items carry no apiVersion and kind; dynamic objects need them
+				object.addProperty("apiVersion", this.informer.resource().apiVersion());
+				object.addProperty("kind", this.informer.resource().kind());
+				objects.add(this.informer.convert(object));
+			}
+			JsonObject metadata = page.getAsJsonObject("metadata");
+			resourceVersion = metadata.has("resourceVersion") ? metadata.get("resourceVersion").getAsString() : null;
+			continueToken = (metadata.has("continue") && !metadata.get("continue").getAsString().isEmpty())
+					? metadata.get("continue").getAsString() : null;
+		}
+		while (continueToken != null && this.running);
+		this.informer.replace(this.namespace, objects);
+		this.lastResourceVersion = resourceVersion;
+		this.relists.incrementAndGet();
+		this.synced = true;
+		this.startupFailure = null;
+	}
+
+	/**
+	 * Watches until the server ends the watch or it fails.
+	 * @return {@code true} if the watch can be resumed from the last resourceVersion,
+	 * {@code false} if a relist is needed
+	 */
+	private boolean watch() throws ApiException, IOException {
+		List<Pair> query = selectors();
+		query.add(new Pair("watch", "true"));
+		query.add(new Pair("allowWatchBookmarks", "true"));
+		query.add(new Pair("resourceVersion", this.lastResourceVersion));
+		long timeout = jittered(this.informer.spec().watchTimeout()).toSeconds();
+		query.add(new Pair("timeoutSeconds", Long.toString(timeout)));
+		Call call = this.watchHttp.newCall(request(query));
+		this.current = call;
+		if (this.watches.incrementAndGet() > 1) {
+			logger.debug("Reopening watch of " + this.informer + " from resourceVersion " + this.lastResourceVersion);
+		}
+		try (Response response = call.execute()) {
+			if (!response.isSuccessful()) {
+				throw new ApiException(response.code(), response.headers().toMultimap(),
+						(response.body() != null) ? response.body().string() : "");
+			}
+			this.state = WatchState.WATCHING;
+			this.reconnectingSince = null;
+			this.lastError = null;
+			BufferedSource source = response.body().source();
+			String line;
+			while (this.running && (line = source.readUtf8Line()) != null) {
+				if (!line.isBlank() && !handle(JsonParser.parseString(line).getAsJsonObject())) {
+					return false;
+				}
+			}
+			return true;
+		}
+		catch (IOException ex) {
+			if (!this.running || ex instanceof InterruptedIOException && call.isCanceled()) {
+				return true;
+			}
+			throw ex;
+		}
+		finally {
+			this.current = null;
+		}
+	}
+
+	private boolean handle(JsonObject event) throws ApiException {
+		String type = event.get("type").getAsString();
+		JsonObject object = event.getAsJsonObject("object");
+		if ("ERROR".equals(type)) {
+			int code = object.has("code") ? object.get("code").getAsInt() : 500;
+			if (code == 410) {
+				logger.debug("Watch of " + this.informer + " expired (410 Gone); relisting");
+				return false;
+			}
+			throw new ApiException(code, object.has("message") ? object.get("message").getAsString() : "watch error");
+		}
+		JsonObject metadata = object.getAsJsonObject("metadata");
+		if (metadata != null && metadata.has("resourceVersion")) {
+			this.lastResourceVersion = metadata.get("resourceVersion").getAsString();
+		}
+		switch (type) {
+			case "ADDED", "MODIFIED" -> this.informer.upsert(this.informer.convert(object));
+			case "DELETED" -> this.informer.delete(this.informer.convert(object));
+			default -> {
+				// BOOKMARK: only the resourceVersion matters
+			}
+		}
+		return true;
+	}
+
+	private void failed(String message, Exception ex, boolean configurationError) {
+		if (!this.running) {
+			return;
+		}
+		if (this.reconnectingSince == null) {
+			this.reconnectingSince = Instant.now();
+			logger.warn("List/watch of " + this.informer + " failed, retrying with back-off: " + message);
+		}
+		else if (logger.isDebugEnabled()) {
+			logger.debug("List/watch of " + this.informer + " failed again: " + message, ex);
+		}
+		this.state = WatchState.RECONNECTING;
+		this.lastError = message;
+		if (configurationError && !this.synced) {
+			this.startupFailure = new InformerException(message, ex);
+		}
+		try {
+			Thread.sleep(this.backoff.next().toMillis());
+		}
+		catch (InterruptedException interrupted) {
+			Thread.currentThread().interrupt();
+			this.running = false;
+		}
+	}
+
+	private Request request(List<Pair> query) {
+		return ApiRequests.get(this.client, this.informer.resource().collectionPath(this.namespace), query);
+	}
+
+	private List<Pair> selectors() {
+		List<Pair> query = new ArrayList<>();
+		if (this.informer.spec().labelSelector() != null) {
+			query.add(new Pair("labelSelector", this.informer.spec().labelSelector()));
+		}
+		if (this.informer.spec().fieldSelector() != null) {
+			query.add(new Pair("fieldSelector", this.informer.spec().fieldSelector()));
+		}
+		return query;
+	}
+
+	private static Duration jittered(Duration timeout) {
+		return timeout.plusMillis((long) (timeout.toMillis() * ThreadLocalRandom.current().nextDouble()));
+	}
+
+	private static boolean isConfigurationError(int code) {
+		return code == 400 || code == 401 || code == 403 || code == 404 || code == 422;
+	}
+
+	private static String reason(ApiException ex) {
+		String body = ex.getResponseBody();
+		if (body != null && body.startsWith("{")) {
+			try {
+				JsonObject status = JsonParser.parseString(body).getAsJsonObject();
+				if (status.has("message")) {
+					return status.get("message").getAsString();
+				}
+			}
+			catch (RuntimeException ignored) {
+				// not a Status: fall back to the exception's message
+			}
+		}
+		return (ex.getMessage() != null) ? ex.getMessage() : "";
+	}
+
+	boolean hasSynced() {
+		return this.synced;
+	}
+
+	WatchState state() {
+		return this.state;
+	}
+
+	Instant reconnectingSince() {
+		return this.reconnectingSince;
+	}
+
+	String lastError() {
+		return this.lastError;
+	}
+
+	String lastResourceVersion() {
+		return this.lastResourceVersion;
+	}
+
+	InformerException startupFailure() {
+		return this.startupFailure;
+	}
+
+	long relists() {
+		return this.relists.get();
+	}
+
+	long watchRestarts() {
+		return Math.max(0, this.watches.get() - 1);
+	}
+
+}

@@ -1,0 +1,119 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.informer;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+
+/**
+ * Resolves an {@code apiVersion} and kind (or plural) to the resource the API server
+ * serves, through the server's discovery documents, so that a typo or a missing custom
+ * resource definition fails at startup instead of producing an informer that never syncs.
+ *
+ * @author Kubeop authors
+ */
+public class ResourceDiscovery {
+
+	private final ApiClient client;
+
+	private final Map<String, JsonObject> groupVersions = new ConcurrentHashMap<>();
+
+	/**
+	 * Creates a new instance.
+	 * @param client the client to ask
+	 */
+	public ResourceDiscovery(ApiClient client) {
+		this.client = client;
+	}
+
+	/**
+	 * Finds the resource for an API version and a kind or plural name.
+	 * @param apiVersion the API version, such as {@code apps/v1}
+	 * @param kindOrPlural a kind ({@code Deployment}) or plural ({@code deployments})
+	 * @return the resource
+	 * @throws UnknownResourceException if the server does not serve it
+	 */
+	public ResourceKind resolve(String apiVersion, String kindOrPlural) {
+		JsonObject list = groupVersion(apiVersion);
+		List<String> served = new ArrayList<>();
+		for (JsonElement element : list.getAsJsonArray("resources")) {
+			JsonObject resource = element.getAsJsonObject();
+			String name = resource.get("name").getAsString();
+			if (name.contains("/")) {
+				continue;
+			}
+			String kind = resource.get("kind").getAsString();
+			served.add(kind);
+			if (kind.equals(kindOrPlural) || name.equals(kindOrPlural)) {
+				int slash = apiVersion.indexOf('/');
+				String group = (slash < 0) ? "" : apiVersion.substring(0, slash);
+				String version = apiVersion.substring(slash + 1);
+				return new ResourceKind(group, version, kind, name, resource.get("namespaced").getAsBoolean());
+			}
+		}
+		throw new UnknownResourceException(apiVersion, kindOrPlural,
+				"the server serves " + apiVersion + " but no kind or resource named '" + kindOrPlural
+						+ "' in it; it serves " + String.join(", ", served.stream().sorted().toList()));
+	}
+
+	/**
+	 * Forgets what discovery returned, so that newly installed resources are found.
+	 */
+	public void invalidate() {
+		this.groupVersions.clear();
+	}
+
+	private JsonObject groupVersion(String apiVersion) {
+		JsonObject cached = this.groupVersions.get(apiVersion);
+		if (cached != null) {
+			return cached;
+		}
+		if (apiVersion == null || apiVersion.isBlank() || apiVersion.split("/").length > 2) {
+			throw new UnknownResourceException(apiVersion, null,
+					"'" + apiVersion + "' is not an API version; use 'v1' for the core group or 'group/version'");
+		}
+		String path = apiVersion.contains("/") ? "/apis/" + apiVersion : "/api/" + apiVersion;
+		try {
+			String body = ApiRequests.execute(this.client.getHttpClient(),
+					ApiRequests.get(this.client, path, List.of()));
+			JsonObject list = JsonParser.parseString(body).getAsJsonObject();
+			this.groupVersions.put(apiVersion, list);
+			return list;
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 404) {
+				throw new UnknownResourceException(apiVersion, null, "the server does not serve API version "
+						+ apiVersion + " (is its CustomResourceDefinition installed?)");
+			}
+			throw new InformerException("Discovery of " + path + " failed with HTTP " + ex.getCode(), ex);
+		}
+		catch (IOException ex) {
+			throw new InformerException("Could not discover the resources of " + apiVersion + ": " + ex.getMessage(),
+					ex);
+		}
+	}
+
+}

@@ -1,0 +1,125 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.informer;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for how {@link ResourceInformer} turns relists into events.
+ *
+ * @author Kubeop authors
+ */
+class ResourceInformerTests {
+
+	private final List<String> events = new ArrayList<>();
+
+	private final ResourceInformer<V1ConfigMap> informer = new ResourceInformer<>(
+			InformerSpec.of("settings", "v1", "ConfigMap", V1ConfigMap.class).withNamespaces("a", "b"),
+			new ResourceKind("", "v1", "ConfigMap", "configmaps", true), new ApiClient());
+
+	ResourceInformerTests() {
+		this.informer.addEventHandler(new ResourceEventHandler<>() {
+
+			@Override
+			public void onAdd(V1ConfigMap obj) {
+				ResourceInformerTests.this.events.add("add " + describe(obj));
+			}
+
+			@Override
+			public void onUpdate(V1ConfigMap oldObj, V1ConfigMap newObj) {
+				ResourceInformerTests.this.events.add("update " + describe(oldObj) + " -> " + describe(newObj));
+			}
+
+			@Override
+			public void onDelete(V1ConfigMap obj, boolean deletedFinalStateUnknown) {
+				ResourceInformerTests.this.events
+					.add("delete " + describe(obj) + (deletedFinalStateUnknown ? " (final state unknown)" : ""));
+			}
+
+		});
+	}
+
+	@Test
+	void relistReportsNewChangedAndVanishedObjectsOnly() {
+		this.informer.replace("a", List.of(configMap("a", "one", "1"), configMap("a", "two", "2")));
+		this.informer.replace("a", List.of(configMap("a", "one", "1"), configMap("a", "three", "5")));
+		this.informer.replace("a", List.of(configMap("a", "one", "6"), configMap("a", "three", "5")));
+		assertThat(this.events).containsExactly("add a/one@1", "add a/two@2", "add a/three@5",
+				"delete a/two@2 (final state unknown)", "update a/one@1 -> a/one@6");
+	}
+
+	@Test
+	void relistOfOneNamespaceLeavesTheOthersAlone() {
+		this.informer.replace("a", List.of(configMap("a", "one", "1")));
+		this.informer.replace("b", List.of(configMap("b", "one", "2")));
+		this.informer.replace("a", List.of());
+		assertThat(this.informer.indexer().listKeys()).containsExactly("b/one");
+		assertThat(this.events).containsExactly("add a/one@1", "add b/one@2", "delete a/one@1 (final state unknown)");
+	}
+
+	@Test
+	void watchEventsUpdateTheCacheAndReachHandlers() {
+		this.informer.upsert(configMap("a", "one", "1"));
+		this.informer.upsert(configMap("a", "one", "2"));
+		this.informer.delete(configMap("a", "one", "3"));
+		assertThat(this.informer.indexer().listKeys()).isEmpty();
+		assertThat(this.events).containsExactly("add a/one@1", "update a/one@1 -> a/one@2", "delete a/one@3");
+	}
+
+	@Test
+	void handlerAddedLaterIsToldOfEveryCachedObject() {
+		this.informer.replace("a", List.of(configMap("a", "one", "1")));
+		List<String> late = new ArrayList<>();
+		this.informer.addEventHandler(new ResourceEventHandler<>() {
+
+			@Override
+			public void onAdd(V1ConfigMap obj) {
+				late.add(describe(obj));
+			}
+
+			@Override
+			public void onUpdate(V1ConfigMap oldObj, V1ConfigMap newObj) {
+			}
+
+			@Override
+			public void onDelete(V1ConfigMap obj, boolean deletedFinalStateUnknown) {
+			}
+
+		});
+		assertThat(late).containsExactly("a/one@1");
+	}
+
+	private static V1ConfigMap configMap(String namespace, String name, String resourceVersion) {
+		return new V1ConfigMap()
+			.metadata(new V1ObjectMeta().namespace(namespace).name(name).resourceVersion(resourceVersion));
+	}
+
+	private static String describe(V1ConfigMap configMap) {
+		return configMap.getMetadata().getNamespace() + "/" + configMap.getMetadata().getName() + "@"
+				+ configMap.getMetadata().getResourceVersion();
+	}
+
+}

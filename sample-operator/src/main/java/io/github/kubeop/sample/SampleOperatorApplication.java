@@ -20,7 +20,9 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /**
- * The sample operator, built only on the Kubeop starter.
+ * The sample operator, built only on the Kubeop starter. It watches greeting ConfigMaps
+ * (label {@code sample.kubeop.io/greeting}) in the {@code kubeop-sample} namespace and
+ * answers each one with a reply ConfigMap it owns.
  *
  * @author Kubeop authors
  */

@@ -18,11 +18,15 @@ package io.github.kubeop.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import io.github.kubeop.annotation.InformerIndex;
 import io.github.kubeop.informer.IndexFunction;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
@@ -36,6 +40,7 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -97,7 +102,7 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 	private static <T extends KubernetesObject> ResourceInformer<T> createInformer(BeanFactory beanFactory,
 			InformerSpec<T> spec) {
 		InformerSpec<T> indexed = spec;
-		for (String indexName : spec.indexers().keySet()) {
+		for (String indexName : indexNames(beanFactory, spec)) {
 			try {
 				@SuppressWarnings("unchecked")
 				Function<T, List<String>> function = beanFactory.getBean(indexName, IndexFunction.class);
@@ -105,7 +110,8 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 			}
 			catch (BeansException ex) {
 				throw new InvalidConfigurationPropertyValueException(PREFIX + ".resources." + spec.name() + ".indexers",
-						indexName, "there is no IndexFunction bean named '" + indexName + "'");
+						indexName,
+						"there is no IndexFunction bean named '" + indexName + "' (" + ex.getMessage() + ")");
 			}
 		}
 		try {
@@ -117,6 +123,19 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 			throw new InvalidConfigurationPropertyValueException(property,
 					(ex.getKind() != null) ? ex.getKind() : ex.getApiVersion(), ex.getMessage());
 		}
+	}
+
+	private static Set<String> indexNames(BeanFactory beanFactory, InformerSpec<?> spec) {
+		Set<String> names = new LinkedHashSet<>(spec.indexers().keySet());
+		if (beanFactory instanceof ListableBeanFactory listable) {
+			for (String beanName : listable.getBeanNamesForAnnotation(InformerIndex.class)) {
+				InformerIndex index = listable.findAnnotationOnBean(beanName, InformerIndex.class);
+				if (index != null && Arrays.asList(index.value()).contains(spec.name())) {
+					names.add(beanName);
+				}
+			}
+		}
+		return names;
 	}
 
 	@SuppressWarnings("unchecked")

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.github.kubeop.annotation.InformerIndex;
 import io.github.kubeop.informer.DynamicObjects;
 import io.github.kubeop.informer.IndexFunction;
 import io.github.kubeop.informer.InformerRegistry;
@@ -156,6 +157,21 @@ class InformersIntegrationTests {
 	}
 
 	@Test
+	void indexFunctionBeanIsAttachedByAnnotation(ControlPlane controlPlane) {
+		this.runner.withBean(ApiClient.class, controlPlane::apiClient)
+			.withUserConfiguration(AppLabelIndexConfiguration.class)
+			.withPropertyValues("kubeop.informers.resources.pods.api-version=v1",
+					"kubeop.informers.resources.pods.kind=Pod",
+					"kubeop.informers.resources.pods.namespaces=" + namespace)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Indexer<V1Pod> pods = indexer(context, V1Pod.class);
+				assertThat(pods.getIndexers()).containsKey("podsByApp");
+				assertThat(names(pods.byIndex("podsByApp", "db"))).containsExactly("db");
+			});
+	}
+
+	@Test
 	void twoScopesOfOneTypeAreTwoInformersInjectableByQualifier(ControlPlane controlPlane) {
 		this.runner.withBean(ApiClient.class, controlPlane::apiClient)
 			.withUserConfiguration(TwoScopesConsumer.class)
@@ -257,6 +273,17 @@ class InformersIntegrationTests {
 		IndexFunction<V1Pod> podsByIp() {
 			return (pod) -> (pod.getStatus() != null && pod.getStatus().getPodIP() != null)
 					? List.of(pod.getStatus().getPodIP()) : List.of();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class AppLabelIndexConfiguration {
+
+		@Bean
+		@InformerIndex("pods")
+		IndexFunction<V1Pod> podsByApp() {
+			return (pod) -> List.of(pod.getMetadata().getLabels().getOrDefault("app", ""));
 		}
 
 	}

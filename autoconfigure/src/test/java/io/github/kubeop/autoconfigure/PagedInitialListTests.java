@@ -24,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 
+import io.github.kubeop.informer.CacheSyncTimeoutException;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -94,6 +96,28 @@ class PagedInitialListTests {
 				assertThat(listRequests.get(0).queryParameter("continue")).isNull();
 				assertThat(listRequests.subList(1, listRequests.size()))
 					.allSatisfy((url) -> assertThat(url.queryParameter("continue")).isNotBlank());
+			});
+	}
+
+	@Test
+	void syncTimeoutNamesTheInformerThatDidNotSyncAndTheProperty(ControlPlane controlPlane, TestNamespace namespace) {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(KubeopClientAutoConfiguration.class, KubeopInformersAutoConfiguration.class))
+			.withBean(ApiClient.class, controlPlane::apiClient)
+			.withPropertyValues("kubeop.informers.sync-timeout=1ms", "kubeop.informers.page-size=50",
+					"kubeop.informers.resources.settings.api-version=v1",
+					"kubeop.informers.resources.settings.kind=ConfigMap",
+					"kubeop.informers.resources.settings.namespaces=" + namespace.name())
+			.run((context) -> {
+				CacheSyncTimeoutException failure = InformerConfigurationFailureTests
+					.rootCause(context.getStartupFailure(), CacheSyncTimeoutException.class);
+				assertThat(failure.getPending()).singleElement()
+					.asString()
+					.contains("informer 'settings' (configmaps/v1 in namespace " + namespace.name() + ")")
+					.contains("listing");
+				FailureAnalysis analysis = new CacheSyncTimeoutFailureAnalyzer().analyze(failure);
+				assertThat(analysis.getAction()).contains("kubeop.informers.sync-timeout");
 			});
 	}
 

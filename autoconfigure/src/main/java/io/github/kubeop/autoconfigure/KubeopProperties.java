@@ -36,12 +36,295 @@ public class KubeopProperties {
 
 	private final Informers informers = new Informers();
 
+	private final Handlers handlers = new Handlers();
+
+	private final LeaderElection leaderElection = new LeaderElection();
+
 	public Client getClient() {
 		return this.client;
 	}
 
 	public Informers getInformers() {
 		return this.informers;
+	}
+
+	public Handlers getHandlers() {
+		return this.handlers;
+	}
+
+	public LeaderElection getLeaderElection() {
+		return this.leaderElection;
+	}
+
+	/**
+	 * Leader election on a coordination.k8s.io/v1 Lease: every replica keeps warm caches,
+	 * only the leader runs handler workers.
+	 */
+	public static final class LeaderElection {
+
+		/**
+		 * Whether handler workers run only on the replica that holds the lease.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Name of the Lease. Defaults to the application name followed by "-leader".
+		 */
+		private String leaseName;
+
+		/**
+		 * Namespace of the Lease. Defaults to the namespace of the service account when
+		 * running in a cluster, else "default".
+		 */
+		private String leaseNamespace;
+
+		/**
+		 * Identity of this replica. Defaults to the host name followed by a random
+		 * suffix.
+		 */
+		private String identity;
+
+		/**
+		 * How long other replicas wait after the last observed renewal before they take
+		 * over.
+		 */
+		private Duration leaseDuration = Duration.ofSeconds(15);
+
+		/**
+		 * How long the leader keeps trying to renew before it gives up leadership.
+		 */
+		private Duration renewDeadline = Duration.ofSeconds(10);
+
+		/**
+		 * How often acquiring and renewing are tried.
+		 */
+		private Duration retryPeriod = Duration.ofSeconds(2);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getLeaseName() {
+			return this.leaseName;
+		}
+
+		public void setLeaseName(String leaseName) {
+			this.leaseName = leaseName;
+		}
+
+		public String getLeaseNamespace() {
+			return this.leaseNamespace;
+		}
+
+		public void setLeaseNamespace(String leaseNamespace) {
+			this.leaseNamespace = leaseNamespace;
+		}
+
+		public String getIdentity() {
+			return this.identity;
+		}
+
+		public void setIdentity(String identity) {
+			this.identity = identity;
+		}
+
+		public Duration getLeaseDuration() {
+			return this.leaseDuration;
+		}
+
+		public void setLeaseDuration(Duration leaseDuration) {
+			this.leaseDuration = leaseDuration;
+		}
+
+		public Duration getRenewDeadline() {
+			return this.renewDeadline;
+		}
+
+		public void setRenewDeadline(Duration renewDeadline) {
+			this.renewDeadline = renewDeadline;
+		}
+
+		public Duration getRetryPeriod() {
+			return this.retryPeriod;
+		}
+
+		public void setRetryPeriod(Duration retryPeriod) {
+			this.retryPeriod = retryPeriod;
+		}
+
+	}
+
+	/**
+	 * Handler queues and workers.
+	 */
+	public static final class Handlers {
+
+		/**
+		 * Whether methods annotated with @OnAdd, @OnUpdate and @OnDelete are called.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Number of workers per handler, each handling one key at a time.
+		 */
+		private int workers = 1;
+
+		/**
+		 * How long running handler calls may take to finish on shutdown.
+		 */
+		private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+		/**
+		 * Retry back-off of every handler.
+		 */
+		private final RateLimiter rateLimiter = new RateLimiter();
+
+		/**
+		 * Settings of single handlers, by handler name (the bean name).
+		 */
+		private Map<String, Handler> controllers = new LinkedHashMap<>();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getWorkers() {
+			return this.workers;
+		}
+
+		public void setWorkers(int workers) {
+			this.workers = workers;
+		}
+
+		public Duration getShutdownTimeout() {
+			return this.shutdownTimeout;
+		}
+
+		public void setShutdownTimeout(Duration shutdownTimeout) {
+			this.shutdownTimeout = shutdownTimeout;
+		}
+
+		public RateLimiter getRateLimiter() {
+			return this.rateLimiter;
+		}
+
+		public Map<String, Handler> getControllers() {
+			return this.controllers;
+		}
+
+		public void setControllers(Map<String, Handler> controllers) {
+			this.controllers = controllers;
+		}
+
+	}
+
+	/**
+	 * Settings of one handler.
+	 */
+	public static final class Handler {
+
+		/**
+		 * Number of workers of this handler. Defaults to kubeop.handlers.workers.
+		 */
+		private Integer workers;
+
+		/**
+		 * Retry back-off of this handler. Unset values default to
+		 * kubeop.handlers.rate-limiter.
+		 */
+		private final RateLimiter rateLimiter = new RateLimiter(null, null, null, null);
+
+		public Integer getWorkers() {
+			return this.workers;
+		}
+
+		public void setWorkers(Integer workers) {
+			this.workers = workers;
+		}
+
+		public RateLimiter getRateLimiter() {
+			return this.rateLimiter;
+		}
+
+	}
+
+	/**
+	 * Retry back-off: per-key exponential delay, combined (the larger wins) with an
+	 * overall token bucket, as client-go's default controller rate limiter.
+	 */
+	public static final class RateLimiter {
+
+		/**
+		 * Delay before the first retry of a key; doubled on each further failure.
+		 */
+		private Duration baseDelay;
+
+		/**
+		 * Longest delay between retries of a key.
+		 */
+		private Duration maxDelay;
+
+		/**
+		 * Retries per second across all keys of a handler.
+		 */
+		private Double qps;
+
+		/**
+		 * Retries allowed at once before the per-second rate applies.
+		 */
+		private Integer burst;
+
+		public RateLimiter() {
+			this(Duration.ofMillis(5), Duration.ofSeconds(1000), 10.0, 100);
+		}
+
+		RateLimiter(Duration baseDelay, Duration maxDelay, Double qps, Integer burst) {
+			this.baseDelay = baseDelay;
+			this.maxDelay = maxDelay;
+			this.qps = qps;
+			this.burst = burst;
+		}
+
+		public Duration getBaseDelay() {
+			return this.baseDelay;
+		}
+
+		public void setBaseDelay(Duration baseDelay) {
+			this.baseDelay = baseDelay;
+		}
+
+		public Duration getMaxDelay() {
+			return this.maxDelay;
+		}
+
+		public void setMaxDelay(Duration maxDelay) {
+			this.maxDelay = maxDelay;
+		}
+
+		public Double getQps() {
+			return this.qps;
+		}
+
+		public void setQps(Double qps) {
+			this.qps = qps;
+		}
+
+		public Integer getBurst() {
+			return this.burst;
+		}
+
+		public void setBurst(Integer burst) {
+			this.burst = burst;
+		}
+
 	}
 
 	/**

@@ -109,6 +109,17 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	}
 
 	/**
+	 * Returns this spec with a resync period.
+	 * @param resyncPeriod the period, {@link Duration#ZERO} for none
+	 * @return the new spec
+	 */
+	public InformerSpec<T> withResyncPeriod(Duration resyncPeriod) {
+		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
+				this.fieldSelector, resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
+				this.watchTimeout);
+	}
+
+	/**
 	 * Returns this spec with another page size for the initial list.
 	 * @param pageSize the page size
 	 * @return the new spec

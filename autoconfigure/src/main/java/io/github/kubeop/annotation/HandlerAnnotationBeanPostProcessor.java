@@ -1,0 +1,197 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.annotation;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.github.kubeop.handler.HandlerEndpoint;
+import io.github.kubeop.handler.HandlerMethod;
+import io.github.kubeop.handler.HandlerRegistrar;
+import io.github.kubeop.handler.InvalidHandlerMethodException;
+import io.kubernetes.client.common.KubernetesObject;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+
+/**
+ * Finds {@link OnAdd}, {@link OnUpdate} and {@link OnDelete} methods (directly or through
+ * composed annotations, on proxied beans too), checks their signatures as each bean is
+ * initialized so that a wrong one fails startup, and registers one
+ * {@link HandlerEndpoint} per bean and resource once every singleton exists. The
+ * {@link HandlerRegistrar} is only looked up then, so user beans are never created early.
+ *
+ * @author Kubeop authors
+ */
+public class HandlerAnnotationBeanPostProcessor implements BeanPostProcessor, SmartInitializingSingleton {
+
+	private static final Set<Class<? extends Annotation>> ANNOTATIONS = Set.of(OnAdd.class, OnUpdate.class,
+			OnDelete.class);
+
+	private final ObjectProvider<HandlerRegistrar> registrar;
+
+	private final List<HandlerEndpoint> endpoints = new ArrayList<>();
+
+	/**
+	 * Creates a new instance.
+	 * @param registrar the registrar, looked up when every singleton exists
+	 */
+	public HandlerAnnotationBeanPostProcessor(ObjectProvider<HandlerRegistrar> registrar) {
+		this.registrar = registrar;
+	}
+
+	@Override
+	public Object postProcessAfterInitialization(Object bean, String beanName) {
+		Class<?> targetClass = AopUtils.getTargetClass(bean);
+		if (!AnnotationUtils.isCandidateClass(targetClass, ANNOTATIONS)) {
+			return bean;
+		}
+		Map<Method, HandlerMethod> methods = MethodIntrospector.selectMethods(targetClass,
+				(MethodIntrospector.MetadataLookup<HandlerMethod>) (method) -> handlerMethod(bean, method));
+		if (methods.isEmpty()) {
+			return bean;
+		}
+		Map<String, List<Method>> byResource = new LinkedHashMap<>();
+		Map<String, HandlerMethod> handlerMethods = new LinkedHashMap<>();
+		for (Map.Entry<Method, HandlerMethod> entry : sorted(methods)) {
+			String resource = informerName(entry.getKey()) + "|" + entry.getValue().resourceType().getName();
+			byResource.computeIfAbsent(resource, (key) -> new ArrayList<>()).add(entry.getKey());
+			handlerMethods.put(entry.getKey().toGenericString(), entry.getValue());
+		}
+		Map<Class<? extends KubernetesObject>, String> owned = new LinkedHashMap<>();
+		AnnotatedElementUtils.findMergedRepeatableAnnotations(targetClass, Owns.class)
+			.forEach((owns) -> owned.put(owns.value(), owns.informer()));
+		for (List<Method> group : byResource.values()) {
+			List<HandlerMethod> groupMethods = group.stream()
+				.map((method) -> handlerMethods.get(method.toGenericString()))
+				.toList();
+			String informer = informerName(group.get(0));
+			String name = (byResource.size() == 1) ? beanName : beanName + "-"
+					+ (informer.isEmpty() ? groupMethods.get(0).resourceType().getSimpleName() : informer);
+			this.endpoints.add(new HandlerEndpoint(name, informer.isEmpty() ? null : informer,
+					groupMethods.get(0).resourceType(), groupMethods, namespaces(group), labelSelector(group), owned));
+		}
+		return bean;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		HandlerRegistrar handlers = this.registrar.getIfAvailable();
+		if (handlers == null) {
+			return;
+		}
+		this.endpoints.forEach(handlers::register);
+		this.endpoints.clear();
+	}
+
+	private static HandlerMethod handlerMethod(Object bean, Method method) {
+		OnAdd add = AnnotatedElementUtils.findMergedAnnotation(method, OnAdd.class);
+		OnUpdate update = AnnotatedElementUtils.findMergedAnnotation(method, OnUpdate.class);
+		OnDelete delete = AnnotatedElementUtils.findMergedAnnotation(method, OnDelete.class);
+		int count = ((add != null) ? 1 : 0) + ((update != null) ? 1 : 0) + ((delete != null) ? 1 : 0);
+		if (count == 0) {
+			return null;
+		}
+		if (count > 1) {
+			throw new InvalidHandlerMethodException(method, "has more than one of @OnAdd, @OnUpdate and @OnDelete",
+					"Use one method per event; a shared helper method can hold common code.");
+		}
+		if (add != null) {
+			return HandlerMethod.of(bean, method, HandlerMethod.Kind.ADD, declaredType(add.informer()), false, false);
+		}
+		if (update != null) {
+			return HandlerMethod.of(bean, method, HandlerMethod.Kind.UPDATE, declaredType(update.informer()),
+					update.resync(), update.generationChanged());
+		}
+		return HandlerMethod.of(bean, method, HandlerMethod.Kind.DELETE, declaredType(delete.informer()), false, false);
+	}
+
+	private static Class<? extends KubernetesObject> declaredType(String informer) {
+		// a named informer fixes the resource; its Java type is checked at registration
+		return informer.isEmpty() ? null : KubernetesObject.class;
+	}
+
+	private static String informerName(Method method) {
+		return attribute(method, "informer", "");
+	}
+
+	private static Set<String> namespaces(List<Method> methods) {
+		String joined = agreed(methods, "namespaces");
+		return joined.isEmpty() ? Set.of() : new LinkedHashSet<>(Arrays.asList(joined.split(",")));
+	}
+
+	private static String labelSelector(List<Method> methods) {
+		return agreed(methods, "labelSelector");
+	}
+
+	/**
+	 * Returns the value of a filter attribute that the methods of one handler agree on:
+	 * methods that leave it empty take the others' value; two different values are an
+	 * error.
+	 */
+	private static String agreed(List<Method> methods, String attribute) {
+		String agreed = "";
+		Method first = null;
+		for (Method method : methods) {
+			String value = attribute(method, attribute, "");
+			if (value.isEmpty()) {
+				continue;
+			}
+			if (!agreed.isEmpty() && !agreed.equals(value)) {
+				throw new InvalidHandlerMethodException(method,
+						"filters with " + attribute + " '" + value + "' while " + first.getName() + " uses '" + agreed
+								+ "'",
+						"Give every handler method of one bean and resource the same " + attribute
+								+ ", or leave it empty on all but one.");
+			}
+			agreed = value;
+			first = method;
+		}
+		return agreed;
+	}
+
+	private static String attribute(Method method, String name, String defaultValue) {
+		for (Class<? extends Annotation> type : List.of(OnAdd.class, OnUpdate.class, OnDelete.class)) {
+			Annotation annotation = AnnotatedElementUtils.findMergedAnnotation(method, type);
+			if (annotation != null) {
+				Object value = AnnotationUtils.getValue(annotation, name);
+				return (value instanceof String[] values) ? String.join(",", values)
+						: (value != null) ? value.toString() : defaultValue;
+			}
+		}
+		return defaultValue;
+	}
+
+	private static List<Map.Entry<Method, HandlerMethod>> sorted(Map<Method, HandlerMethod> methods) {
+		List<Map.Entry<Method, HandlerMethod>> entries = new ArrayList<>(methods.entrySet());
+		entries.sort(Map.Entry.comparingByKey((a, b) -> a.toGenericString().compareTo(b.toGenericString())));
+		return entries;
+	}
+
+}

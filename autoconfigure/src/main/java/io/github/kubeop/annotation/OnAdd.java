@@ -1,0 +1,63 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a method called when an object appears: created, or seen for the first time
+ * (including every object of the initial list). The object's type picks the resource.
+ * <p>
+ * Accepted parameters, in any order: the object (a generated model such as {@code V1Pod},
+ * or {@code DynamicKubernetesObject} with {@link #informer()} set) and an optional
+ * {@link io.github.kubeop.handler.HandlerContext}. The method may return {@code void}, a
+ * {@link java.time.Duration} or a {@link io.github.kubeop.handler.Result} to be called
+ * again later. An exception retries the call with back-off; a
+ * {@link io.github.kubeop.handler.TerminalException} does not.
+ *
+ * @author Kubeop authors
+ */
+@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface OnAdd {
+
+	/**
+	 * The informer to listen to, by its name in {@code kubeop.informers.resources}.
+	 * Needed when several informers hold the parameter's type, and for dynamic objects.
+	 * @return the informer name, or empty to pick the informer by parameter type
+	 */
+	String informer() default "";
+
+	/**
+	 * Namespaces to handle; objects elsewhere are ignored. Empty for all that the
+	 * informer watches.
+	 * @return the namespaces
+	 */
+	String[] namespaces() default {};
+
+	/**
+	 * A label selector objects must match, such as {@code app=web,tier!=cache}.
+	 * @return the selector, or empty for all objects
+	 */
+	String labelSelector() default "";
+
+}

@@ -1,0 +1,183 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.github.kubeop.annotation.HandlerAnnotationBeanPostProcessor;
+import io.github.kubeop.handler.HandlerObserver;
+import io.github.kubeop.handler.HandlerRegistrar;
+import io.github.kubeop.handler.HandlersLifecycle;
+import io.github.kubeop.informer.InformerRegistry;
+import io.github.kubeop.leader.LeaderElectionConfig;
+import io.github.kubeop.leader.LeaderElector;
+import io.github.kubeop.queue.DefaultRateLimitingQueue;
+import io.github.kubeop.queue.RateLimiters;
+import io.github.kubeop.queue.RateLimitingQueue;
+import io.kubernetes.client.openapi.ApiClient;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * Auto-configuration of handlers: discovery of {@code @OnAdd}, {@code @OnUpdate} and
+ * {@code @OnDelete} methods, their queues and workers, and the lifecycle that runs them.
+ *
+ * @author Kubeop authors
+ */
+@AutoConfiguration(after = KubeopInformersAutoConfiguration.class)
+@ConditionalOnClass(ApiClient.class)
+@ConditionalOnBooleanProperty(name = "kubeop.handlers.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(KubeopProperties.class)
+public final class KubeopHandlersAutoConfiguration {
+
+	private static final String PREFIX = "kubeop.handlers";
+
+	@Bean
+	static HandlerAnnotationBeanPostProcessor kubeopHandlerAnnotationBeanPostProcessor(
+			ObjectProvider<HandlerRegistrar> registrar) {
+		return new HandlerAnnotationBeanPostProcessor(registrar);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(InformerRegistry.class)
+	HandlerRegistrar kubeopHandlerRegistrar(InformerRegistry informers, KubeopProperties properties,
+			ObjectProvider<HandlerObserver> observers) {
+		KubeopProperties.Handlers handlers = properties.getHandlers();
+		check(handlers);
+		List<HandlerObserver> all = observers.orderedStream().toList();
+		return new HandlerRegistrar(informers, properties.getInformers().getNamespaces(),
+				properties.getInformers().getResyncPeriod(), (name) -> queue(name, handlers),
+				(name) -> workers(name, handlers), composite(all));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(HandlerRegistrar.class)
+	HandlersLifecycle kubeopHandlersLifecycle(HandlerRegistrar registrar, KubeopProperties properties) {
+		return new HandlersLifecycle(registrar, properties.getHandlers().getShutdownTimeout(),
+				!properties.getLeaderElection().isEnabled());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(HandlersLifecycle.class)
+	@ConditionalOnBooleanProperty("kubeop.leader-election.enabled")
+	LeaderElectionLifecycle kubeopLeaderElectionLifecycle(ApiClient client, HandlersLifecycle handlers,
+			KubeopProperties properties, Environment environment) {
+		LeaderElectionConfig config = LeaderElectionSettings.config(properties.getLeaderElection(), environment);
+		return new LeaderElectionLifecycle((callbacks) -> new LeaderElector(config, client, callbacks), handlers);
+	}
+
+	static RateLimitingQueue<String> queue(String name, KubeopProperties.Handlers handlers) {
+		KubeopProperties.RateLimiter defaults = handlers.getRateLimiter();
+		KubeopProperties.Handler handler = handlers.getControllers().get(name);
+		KubeopProperties.RateLimiter own = (handler != null) ? handler.getRateLimiter() : null;
+		Duration base = pick(own != null ? own.getBaseDelay() : null, defaults.getBaseDelay());
+		Duration max = pick(own != null ? own.getMaxDelay() : null, defaults.getMaxDelay());
+		double qps = pick(own != null ? own.getQps() : null, defaults.getQps());
+		int burst = pick(own != null ? own.getBurst() : null, defaults.getBurst());
+		return new DefaultRateLimitingQueue<>(name, RateLimiters.controllerRateLimiter(base, max, qps, burst));
+	}
+
+	static int workers(String name, KubeopProperties.Handlers handlers) {
+		KubeopProperties.Handler handler = handlers.getControllers().get(name);
+		Integer workers = (handler != null && handler.getWorkers() != null) ? handler.getWorkers()
+				: handlers.getWorkers();
+		if (workers < 1) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + ".controllers." + name + ".workers", workers,
+					"a handler needs at least one worker");
+		}
+		return workers;
+	}
+
+	private static void check(KubeopProperties.Handlers handlers) {
+		if (handlers.getWorkers() < 1) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + ".workers", handlers.getWorkers(),
+					"a handler needs at least one worker");
+		}
+		if (handlers.getShutdownTimeout().isNegative()) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + ".shutdown-timeout",
+					handlers.getShutdownTimeout(), "the timeout must not be negative");
+		}
+		check(PREFIX + ".rate-limiter", handlers.getRateLimiter());
+		handlers.getControllers()
+			.forEach((name, handler) -> check(PREFIX + ".controllers." + name + ".rate-limiter",
+					handler.getRateLimiter()));
+	}
+
+	private static void check(String prefix, KubeopProperties.RateLimiter limiter) {
+		if (limiter.getBaseDelay() != null && limiter.getBaseDelay().isNegative()) {
+			throw new InvalidConfigurationPropertyValueException(prefix + ".base-delay", limiter.getBaseDelay(),
+					"the delay must not be negative");
+		}
+		if (limiter.getMaxDelay() != null && limiter.getMaxDelay().isNegative()) {
+			throw new InvalidConfigurationPropertyValueException(prefix + ".max-delay", limiter.getMaxDelay(),
+					"the delay must not be negative");
+		}
+		if (limiter.getQps() != null && limiter.getQps() <= 0) {
+			throw new InvalidConfigurationPropertyValueException(prefix + ".qps", limiter.getQps(),
+					"the rate must be positive");
+		}
+		if (limiter.getBurst() != null && limiter.getBurst() < 1) {
+			throw new InvalidConfigurationPropertyValueException(prefix + ".burst", limiter.getBurst(),
+					"the burst must be at least 1");
+		}
+	}
+
+	private static <V> V pick(V own, V defaultValue) {
+		return (own != null) ? own : defaultValue;
+	}
+
+	private static HandlerObserver composite(List<HandlerObserver> observers) {
+		if (observers.isEmpty()) {
+			return HandlerObserver.NONE;
+		}
+		if (observers.size() == 1) {
+			return observers.get(0);
+		}
+		return new HandlerObserver() {
+
+			@Override
+			public void handled(String handler, Outcome outcome, long nanos) {
+				observers.forEach((observer) -> observer.handled(handler, outcome, nanos));
+			}
+
+			@Override
+			public void workerStarted(String handler) {
+				observers.forEach((observer) -> observer.workerStarted(handler));
+			}
+
+			@Override
+			public void workerFinished(String handler) {
+				observers.forEach((observer) -> observer.workerFinished(handler));
+			}
+
+		};
+	}
+
+}

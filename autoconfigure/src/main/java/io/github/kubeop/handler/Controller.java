@@ -1,0 +1,390 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.handler;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.queue.RateLimitingQueue;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.ResourceEventHandler;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Runs one {@link HandlerEndpoint}: informer callbacks only filter and put keys into a
+ * rate-limited work queue; workers take one key at a time, compare the cached object with
+ * the state last delivered for that key, and call {@code @OnAdd}, {@code @OnUpdate} or
+ * {@code @OnDelete}. A key is never handled by two workers at once, changes between two
+ * calls coalesce, failures are retried with the queue's back-off, and a
+ * {@link TerminalException} is not retried.
+ *
+ * @param <T> the resource type
+ * @author Kubeop authors
+ */
+public final class Controller<T extends KubernetesObject> {
+
+	private static final Log logger = LogFactory.getLog(Controller.class);
+
+	private final HandlerEndpoint endpoint;
+
+	private final ResourceInformer<T> informer;
+
+	private final RateLimitingQueue<String> queue;
+
+	private final int workerCount;
+
+	private final HandlerObserver observer;
+
+	private final Predicate<T> filter;
+
+	private final Map<String, T> delivered = new ConcurrentHashMap<>();
+
+	private final Map<String, T> finalStates = new ConcurrentHashMap<>();
+
+	private final Map<String, Set<Trigger>> triggers = new ConcurrentHashMap<>();
+
+	private final Map<String, HandlerMethod.Kind> requeues = new ConcurrentHashMap<>();
+
+	private final List<Thread> workers = new ArrayList<>();
+
+	private final Set<Thread> idle = ConcurrentHashMap.newKeySet();
+
+	private volatile boolean running;
+
+	Controller(HandlerEndpoint endpoint, ResourceInformer<T> informer, RateLimitingQueue<String> queue, int workerCount,
+			HandlerObserver observer) {
+		this.endpoint = endpoint;
+		this.informer = informer;
+		this.queue = queue;
+		this.workerCount = workerCount;
+		this.observer = observer;
+		this.filter = filter(endpoint);
+		informer.addEventHandler(new EventAdapter());
+	}
+
+	/**
+	 * Returns the handler name.
+	 * @return the name
+	 */
+	public String name() {
+		return this.endpoint.name();
+	}
+
+	/**
+	 * Returns the queue, for metrics.
+	 * @return the queue
+	 */
+	public RateLimitingQueue<String> queue() {
+		return this.queue;
+	}
+
+	/**
+	 * Returns the number of workers.
+	 * @return the worker count
+	 */
+	public int workerCount() {
+		return this.workerCount;
+	}
+
+	/**
+	 * Returns the informer the handler listens to.
+	 * @return the informer
+	 */
+	public ResourceInformer<T> informer() {
+		return this.informer;
+	}
+
+	/**
+	 * Enqueues a key, as an owned object's change does.
+	 * @param key the key
+	 * @param trigger why
+	 */
+	void enqueue(String key, Trigger trigger) {
+		this.triggers.computeIfAbsent(key, (k) -> ConcurrentHashMap.newKeySet()).add(trigger);
+		this.queue.add(key);
+	}
+
+	/**
+	 * Starts the workers; keys queued while they were stopped are handled now.
+	 */
+	synchronized void startWorkers() {
+		if (this.running) {
+			return;
+		}
+		this.running = true;
+		for (int i = 0; i < this.workerCount; i++) {
+			Thread worker = new Thread(this::work, "kubeop-handler-" + name() + "-" + (i + 1));
+			worker.setDaemon(true);
+			this.workers.add(worker);
+			worker.start();
+		}
+	}
+
+	/**
+	 * Stops the workers, letting running calls finish within the timeout; the queue keeps
+	 * collecting keys, for {@link #startWorkers()} to resume (leadership lost, then won).
+	 * @param timeout how long running calls may take to finish
+	 * @return whether every worker stopped in time
+	 */
+	synchronized boolean stopWorkers(Duration timeout) {
+		this.running = false;
+		long deadline = System.nanoTime() + timeout.toNanos();
+		boolean stopped = true;
+		// a worker waiting for a key leaves at once; one running a handler finishes it
+		// first
+		this.idle.forEach(Thread::interrupt);
+		for (Thread worker : this.workers) {
+			stopped &= join(worker, deadline);
+		}
+		this.workers.clear();
+		return stopped;
+	}
+
+	private void work() {
+		Thread self = Thread.currentThread();
+		while (this.running) {
+			String key;
+			this.idle.add(self);
+			try {
+				key = this.queue.get();
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			finally {
+				this.idle.remove(self);
+			}
+			// an interrupt meant for the idle worker must not reach the handler
+			Thread.interrupted();
+			if (key == null) {
+				return;
+			}
+			this.observer.workerStarted(name());
+			try {
+				process(key);
+			}
+			finally {
+				this.queue.done(key);
+				this.observer.workerFinished(name());
+			}
+		}
+	}
+
+	private void process(String key) {
+		Set<Trigger> triggers = takeTriggers(key);
+		T current = this.informer.indexer().getByKey(key);
+		if (current != null && !this.filter.test(current)) {
+			current = null;
+		}
+		T last = this.delivered.get(key);
+		Call<T> call = decide(key, current, last, triggers);
+		if (call == null) {
+			remember(key, current);
+			this.queue.forget(key);
+			return;
+		}
+		HandlerContext context = new HandlerContext(key, call.trigger, this.queue.numRequeues(key) + 1, name());
+		long start = System.nanoTime();
+		try {
+			Duration requeueAfter = call.invoke(context);
+			remember(key, current);
+			this.queue.forget(key);
+			if (requeueAfter != null && !requeueAfter.isNegative() && current != null) {
+				this.requeues.put(key, call.kind);
+				this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE_AFTER, System.nanoTime() - start);
+				this.queue.addAfter(key, requeueAfter);
+			}
+			else {
+				this.observer.handled(name(), HandlerObserver.Outcome.SUCCESS, System.nanoTime() - start);
+			}
+		}
+		catch (TerminalException | HandlerMethod.ProgrammingError | ClassCastException ex) {
+			logger.error("Handler " + name() + " failed for " + key + " (" + call.trigger
+					+ ") and will not retry until the object changes", ex);
+			remember(key, current);
+			this.queue.forget(key);
+			this.observer.handled(name(), HandlerObserver.Outcome.TERMINAL_ERROR, System.nanoTime() - start);
+		}
+		catch (Exception ex) {
+			if (context.attempt() == 1) {
+				logger.warn("Handler " + name() + " failed for " + key + " (" + call.trigger + "), retrying: " + ex,
+						ex);
+			}
+			else if (logger.isDebugEnabled()) {
+				logger.debug("Handler " + name() + " failed again for " + key + " (attempt " + context.attempt() + ")",
+						ex);
+			}
+			restoreTriggers(key, triggers);
+			this.observer.handled(name(), HandlerObserver.Outcome.ERROR, System.nanoTime() - start);
+			this.queue.addRateLimited(key);
+		}
+	}
+
+	private Call<T> decide(String key, T current, T last, Set<Trigger> triggers) {
+		if (current == null) {
+			T finalState = this.finalStates.getOrDefault(key, last);
+			return (last != null) ? new Call<>(HandlerMethod.Kind.DELETE, Trigger.DELETED, null, finalState,
+					this.endpoint.methods(HandlerMethod.Kind.DELETE)) : null;
+		}
+		if (last == null) {
+			return new Call<>(HandlerMethod.Kind.ADD, Trigger.ADDED, null, current,
+					this.endpoint.methods(HandlerMethod.Kind.ADD));
+		}
+		List<HandlerMethod> updates = this.endpoint.methods(HandlerMethod.Kind.UPDATE);
+		if (!Objects.equals(resourceVersion(last), resourceVersion(current))) {
+			boolean generationChanged = !Objects.equals(last.getMetadata().getGeneration(),
+					current.getMetadata().getGeneration());
+			List<HandlerMethod> selected = updates.stream()
+				.filter((method) -> !method.generationChangedOnly() || generationChanged)
+				.toList();
+			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.CHANGED, last, current, selected);
+		}
+		HandlerMethod.Kind requeued = this.requeues.remove(key);
+		if (requeued != null) {
+			return new Call<>(requeued, Trigger.REQUEUE, (requeued == HandlerMethod.Kind.UPDATE) ? current : null,
+					current, this.endpoint.methods(requeued));
+		}
+		if (triggers.contains(Trigger.OWNER)) {
+			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.OWNER, current, current, updates);
+		}
+		if (triggers.contains(Trigger.RESYNC)) {
+			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.RESYNC, current, current,
+					updates.stream().filter(HandlerMethod::wantsResync).toList());
+		}
+		return null;
+	}
+
+	private void remember(String key, T current) {
+		if (current != null) {
+			this.delivered.put(key, current);
+		}
+		else {
+			this.delivered.remove(key);
+			this.requeues.remove(key);
+		}
+		this.finalStates.remove(key);
+	}
+
+	private Set<Trigger> takeTriggers(String key) {
+		Set<Trigger> taken = this.triggers.remove(key);
+		return (taken != null) ? taken : EnumSet.noneOf(Trigger.class);
+	}
+
+	private void restoreTriggers(String key, Set<Trigger> triggers) {
+		if (!triggers.isEmpty()) {
+			this.triggers.computeIfAbsent(key, (k) -> ConcurrentHashMap.newKeySet()).addAll(triggers);
+		}
+	}
+
+	private static boolean join(Thread worker, long deadlineNanos) {
+		try {
+			long remaining = deadlineNanos - System.nanoTime();
+			if (remaining > 0) {
+				TimeUnit.NANOSECONDS.timedJoin(worker, remaining);
+			}
+			return !worker.isAlive();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	static String key(KubernetesObject object) {
+		String namespace = object.getMetadata().getNamespace();
+		return (namespace == null || namespace.isEmpty()) ? object.getMetadata().getName()
+				: namespace + "/" + object.getMetadata().getName();
+	}
+
+	private static String resourceVersion(KubernetesObject object) {
+		return object.getMetadata().getResourceVersion();
+	}
+
+	private static <T extends KubernetesObject> Predicate<T> filter(HandlerEndpoint endpoint) {
+		LabelSelector labels = LabelSelector.parse(endpoint.labelSelector());
+		Set<String> namespaces = endpoint.namespaces();
+		return (object) -> (namespaces.isEmpty() || namespaces.contains(object.getMetadata().getNamespace()))
+				&& labels.test(object.getMetadata().getLabels());
+	}
+
+	/**
+	 * Feeds the queue from the informer; runs on informer threads, so it only filters and
+	 * enqueues.
+	 */
+	private final class EventAdapter implements ResourceEventHandler<T> {
+
+		@Override
+		public void onAdd(T object) {
+			if (Controller.this.filter.test(object)) {
+				enqueue(key(object), Trigger.ADDED);
+			}
+		}
+
+		@Override
+		public void onUpdate(T oldObject, T newObject) {
+			String key = key(newObject);
+			boolean relevant = Controller.this.filter.test(newObject) || Controller.this.delivered.containsKey(key);
+			if (!relevant) {
+				return;
+			}
+			if (Objects.equals(resourceVersion(oldObject), resourceVersion(newObject))) {
+				if (Controller.this.endpoint.wantsResync()) {
+					enqueue(key, Trigger.RESYNC);
+				}
+				return;
+			}
+			enqueue(key, Trigger.CHANGED);
+		}
+
+		@Override
+		public void onDelete(T object, boolean deletedFinalStateUnknown) {
+			String key = key(object);
+			if (Controller.this.delivered.containsKey(key) || Controller.this.filter.test(object)) {
+				Controller.this.finalStates.put(key, object);
+				enqueue(key, Trigger.DELETED);
+			}
+		}
+
+	}
+
+	private record Call<T>(HandlerMethod.Kind kind, Trigger trigger, T oldObject, T newObject,
+			List<HandlerMethod> methods) {
+
+		Duration invoke(HandlerContext context) throws Exception {
+			Duration requeueAfter = null;
+			for (HandlerMethod method : this.methods) {
+				Duration asked = method.invoke(this.oldObject, this.newObject, context);
+				if (asked != null && (requeueAfter == null || asked.compareTo(requeueAfter) < 0)) {
+					requeueAfter = asked;
+				}
+			}
+			return requeueAfter;
+		}
+
+	}
+
+}

@@ -1,0 +1,257 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.handler;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import io.kubernetes.client.common.KubernetesObject;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * One annotated method, checked once at startup and called for events: which parameter
+ * gets the object, the old object and the context, and what the return value means.
+ *
+ * @author Kubeop authors
+ */
+public final class HandlerMethod {
+
+	/**
+	 * The kind of event a method handles.
+	 */
+	public enum Kind {
+
+		/**
+		 * {@code @OnAdd}.
+		 */
+		ADD,
+
+		/**
+		 * {@code @OnUpdate}.
+		 */
+		UPDATE,
+
+		/**
+		 * {@code @OnDelete}.
+		 */
+		DELETE
+
+	}
+
+	private static final Set<Class<?>> RETURN_TYPES = Set.of(void.class, Void.class, Duration.class, Result.class);
+
+	private final Object bean;
+
+	private final Method method;
+
+	private final Kind kind;
+
+	private final Class<? extends KubernetesObject> resourceType;
+
+	private final Argument[] arguments;
+
+	private final boolean resync;
+
+	private final boolean generationChanged;
+
+	private HandlerMethod(Object bean, Method method, Kind kind, Class<? extends KubernetesObject> resourceType,
+			Argument[] arguments, boolean resync, boolean generationChanged) {
+		this.bean = bean;
+		this.method = method;
+		this.kind = kind;
+		this.resourceType = resourceType;
+		this.arguments = arguments;
+		this.resync = resync;
+		this.generationChanged = generationChanged;
+	}
+
+	/**
+	 * Checks a method and prepares it for calls.
+	 * @param bean the bean to call it on (a proxy is fine)
+	 * @param method the method, as declared on the bean's class
+	 * @param kind what it handles
+	 * @param declaredType the resource type an annotation names through its informer, or
+	 * {@code null} to take it from the parameters
+	 * @param resync whether it wants resync calls (updates only)
+	 * @param generationChanged whether it wants generation changes only (updates only)
+	 * @return the handler method
+	 * @throws InvalidHandlerMethodException naming the method and the fix
+	 */
+	public static HandlerMethod of(Object bean, Method method, Kind kind,
+			Class<? extends KubernetesObject> declaredType, boolean resync, boolean generationChanged) {
+		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+		ReflectionUtils.makeAccessible(invocable);
+		if (!RETURN_TYPES.contains(method.getReturnType())) {
+			throw new InvalidHandlerMethodException(method,
+					"returns " + method.getReturnType().getSimpleName() + ", which Kubeop cannot use",
+					"Return void, a java.time.Duration or an io.github.kubeop.handler.Result (to be called again "
+							+ "after a delay).");
+		}
+		Class<?>[] types = method.getParameterTypes();
+		Argument[] arguments = new Argument[types.length];
+		List<Integer> objectPositions = new ArrayList<>();
+		Class<? extends KubernetesObject> resourceType = declaredType;
+		for (int i = 0; i < types.length; i++) {
+			if (types[i] == HandlerContext.class) {
+				arguments[i] = Argument.CONTEXT;
+			}
+			else if (KubernetesObject.class.isAssignableFrom(types[i])) {
+				@SuppressWarnings("unchecked")
+				Class<? extends KubernetesObject> type = (Class<? extends KubernetesObject>) types[i];
+				if (resourceType != null && !type.isAssignableFrom(resourceType)
+						&& !resourceType.isAssignableFrom(type)) {
+					throw new InvalidHandlerMethodException(method,
+							"takes both " + resourceType.getSimpleName() + " and " + type.getSimpleName(),
+							"Declare every object parameter with the same resource type.");
+				}
+				resourceType = (resourceType == null || resourceType.isAssignableFrom(type)) ? type : resourceType;
+				objectPositions.add(i);
+			}
+			else {
+				throw new InvalidHandlerMethodException(method,
+						"has parameter " + (i + 1) + " of type " + types[i].getName() + ", which Kubeop cannot supply",
+						"Handler methods take the Kubernetes object (such as V1Pod), for @OnUpdate optionally "
+								+ "the old and the new object, and optionally an io.github.kubeop.handler.HandlerContext.");
+			}
+		}
+		int maxObjects = (kind == Kind.UPDATE) ? 2 : 1;
+		if (objectPositions.size() > maxObjects) {
+			throw new InvalidHandlerMethodException(method, "takes " + objectPositions.size() + " objects",
+					(kind == Kind.UPDATE) ? "An @OnUpdate method takes the old and the new object, or the new one."
+							: "An @On" + (kind == Kind.ADD ? "Add" : "Delete") + " method takes one object.");
+		}
+		if (resourceType == null) {
+			throw new InvalidHandlerMethodException(method, "does not say which resource it handles",
+					"Add a parameter of the resource's type (such as V1Pod), or name the informer in the "
+							+ "annotation's 'informer' attribute.");
+		}
+		if (objectPositions.size() == 2) {
+			arguments[objectPositions.get(0)] = Argument.OLD;
+			arguments[objectPositions.get(1)] = Argument.NEW;
+		}
+		else if (objectPositions.size() == 1) {
+			arguments[objectPositions.get(0)] = Argument.NEW;
+		}
+		return new HandlerMethod(bean, invocable, kind, resourceType, arguments, resync, generationChanged);
+	}
+
+	/**
+	 * Returns the resource type the method handles.
+	 * @return the resource type
+	 */
+	public Class<? extends KubernetesObject> resourceType() {
+		return this.resourceType;
+	}
+
+	/**
+	 * Returns what the method handles.
+	 * @return the kind
+	 */
+	public Kind kind() {
+		return this.kind;
+	}
+
+	/**
+	 * Returns whether the method wants resync calls.
+	 * @return whether resyncs are delivered
+	 */
+	public boolean wantsResync() {
+		return this.resync;
+	}
+
+	/**
+	 * Returns whether the method wants generation changes only.
+	 * @return whether only generation changes are delivered
+	 */
+	public boolean generationChangedOnly() {
+		return this.generationChanged;
+	}
+
+	/**
+	 * Returns the method, for messages.
+	 * @return the method
+	 */
+	public Method method() {
+		return this.method;
+	}
+
+	/**
+	 * Calls the method.
+	 * @param oldObject the old object (updates), or {@code null}
+	 * @param newObject the object
+	 * @param context the call context
+	 * @return the delay after which to call again, or {@code null}
+	 * @throws Exception what the method threw
+	 */
+	Duration invoke(Object oldObject, Object newObject, HandlerContext context) throws Exception {
+		Object[] values = new Object[this.arguments.length];
+		for (int i = 0; i < values.length; i++) {
+			values[i] = switch (this.arguments[i]) {
+				case OLD -> oldObject;
+				case NEW -> newObject;
+				case CONTEXT -> context;
+			};
+		}
+		Object returned;
+		try {
+			returned = this.method.invoke(this.bean, values);
+		}
+		catch (InvocationTargetException ex) {
+			if (ex.getCause() instanceof Exception exception) {
+				throw exception;
+			}
+			throw ex;
+		}
+		catch (IllegalArgumentException | IllegalAccessException ex) {
+			throw new ProgrammingError("Kubeop could not call " + this + ": " + ex.getMessage(), ex);
+		}
+		if (returned instanceof Duration duration) {
+			return duration;
+		}
+		return (returned instanceof Result result) ? result.requeueAfter() : null;
+	}
+
+	@Override
+	public String toString() {
+		return InvalidHandlerMethodException.describe(this.method);
+	}
+
+	/**
+	 * A failure retrying cannot fix because the code is wrong: the method could not be
+	 * called with the arguments Kubeop resolved.
+	 */
+	static final class ProgrammingError extends RuntimeException {
+
+		ProgrammingError(String message, Throwable cause) {
+			super(message, cause);
+		}
+
+	}
+
+	private enum Argument {
+
+		OLD, NEW, CONTEXT
+
+	}
+
+}

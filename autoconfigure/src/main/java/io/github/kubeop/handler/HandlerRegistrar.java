@@ -1,0 +1,190 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.handler;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import io.github.kubeop.informer.InformerRegistry;
+import io.github.kubeop.informer.InformerSpec;
+import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.queue.RateLimitingQueue;
+import io.kubernetes.client.apimachinery.GroupVersionKind;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.util.ModelMapper;
+
+/**
+ * Turns {@link HandlerEndpoint handler endpoints} into running {@link Controller
+ * controllers}: finds or creates the informer of each endpoint, gives it a queue and
+ * workers, and wires owned types to re-trigger their owners. The annotations are a
+ * shortcut for calling {@link #register(HandlerEndpoint)}.
+ *
+ * @author Kubeop authors
+ */
+public class HandlerRegistrar {
+
+	private final InformerRegistry informers;
+
+	private final List<String> defaultNamespaces;
+
+	private final Duration defaultResyncPeriod;
+
+	private final Function<String, RateLimitingQueue<String>> queues;
+
+	private final Function<String, Integer> workerCounts;
+
+	private final HandlerObserver observer;
+
+	private final List<Controller<?>> controllers = new ArrayList<>();
+
+	/**
+	 * Creates a new registrar.
+	 * @param informers the informers to listen to, and to create missing ones in
+	 * @param defaultNamespaces namespaces of informers created for handlers, empty for
+	 * all
+	 * @param queues creates the queue of a handler, by handler name
+	 * @param workerCounts the worker count of a handler, by handler name
+	 * @param observer told of every call
+	 */
+	public HandlerRegistrar(InformerRegistry informers, List<String> defaultNamespaces, Duration defaultResyncPeriod,
+			Function<String, RateLimitingQueue<String>> queues, Function<String, Integer> workerCounts,
+			HandlerObserver observer) {
+		this.informers = informers;
+		this.defaultNamespaces = List.copyOf(defaultNamespaces);
+		this.defaultResyncPeriod = defaultResyncPeriod;
+		this.queues = queues;
+		this.workerCounts = workerCounts;
+		this.observer = observer;
+	}
+
+	/**
+	 * Registers a handler. Its workers start with {@link HandlersLifecycle}, or at once
+	 * if it already runs.
+	 * @param endpoint the handler
+	 * @return the controller running it
+	 */
+	public synchronized Controller<?> register(HandlerEndpoint endpoint) {
+		ResourceInformer<? extends KubernetesObject> informer = informer(endpoint.informerName(),
+				endpoint.resourceType(), endpoint.name());
+		Controller<?> controller = new Controller<>(endpoint, informer, this.queues.apply(endpoint.name()),
+				this.workerCounts.apply(endpoint.name()), this.observer);
+		endpoint.owned().forEach((type, informerName) -> watchOwned(controller, type, informerName));
+		this.controllers.add(controller);
+		return controller;
+	}
+
+	/**
+	 * Returns every registered controller.
+	 * @return the controllers
+	 */
+	public synchronized Collection<Controller<?>> controllers() {
+		return List.copyOf(this.controllers);
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private ResourceInformer<? extends KubernetesObject> informer(String informerName,
+			Class<? extends KubernetesObject> type, String handler) {
+		if (informerName != null && !informerName.isEmpty()) {
+			ResourceInformer<?> named = this.informers.informer(informerName);
+			if (named == null) {
+				throw new IllegalStateException("Handler '" + handler + "' names informer '" + informerName
+						+ "', which is not configured; add it under kubeop.informers.resources." + informerName);
+			}
+			if (!type.isAssignableFrom(named.spec().type())) {
+				throw new IllegalStateException("Handler '" + handler + "' takes " + type.getSimpleName()
+						+ " but informer '" + informerName + "' holds " + named.spec().type().getSimpleName());
+			}
+			return named;
+		}
+		List<ResourceInformer<?>> candidates = this.informers.informers()
+			.stream()
+			.filter((informer) -> informer.spec().type() == type)
+			.toList();
+		if (candidates.size() == 1) {
+			return candidates.get(0);
+		}
+		if (candidates.size() > 1) {
+			throw new IllegalStateException("Handler '" + handler + "' takes " + type.getSimpleName() + ", which "
+					+ candidates.size() + " informers hold ("
+					+ String.join(", ", candidates.stream().map((c) -> c.spec().name()).toList())
+					+ "); name one in the annotation's 'informer' attribute");
+		}
+		GroupVersionKind gvk = ModelMapper.preBuiltGetGroupVersionKindByClass(type)
+			.orElseThrow(() -> new IllegalStateException("Handler '" + handler + "' takes " + type.getName()
+					+ ", which is not a generated model; configure an informer for it under "
+					+ "kubeop.informers.resources and name it in the annotation's 'informer' attribute"));
+		String apiVersion = gvk.getGroup().isEmpty() ? gvk.getVersion() : gvk.getGroup() + "/" + gvk.getVersion();
+		InformerSpec spec = InformerSpec.of(decapitalize(type.getSimpleName()), apiVersion, gvk.getKind(), type)
+			.withNamespaces(this.defaultNamespaces.toArray(String[]::new))
+			.withResyncPeriod(this.defaultResyncPeriod);
+		return this.informers.informer(spec);
+	}
+
+	@SuppressWarnings("unchecked")
+	private <O extends KubernetesObject> void watchOwned(Controller<?> owner, Class<O> type, String informerName) {
+		ResourceInformer<O> owned = (ResourceInformer<O>) informer(informerName, type, owner.name());
+		String ownerKind = owner.informer().resource().kind();
+		String ownerApiVersion = owner.informer().resource().apiVersion();
+		boolean ownerNamespaced = owner.informer().resource().namespaced();
+		Consumer<O> enqueueOwners = (object) -> {
+			List<V1OwnerReference> references = object.getMetadata().getOwnerReferences();
+			if (references != null) {
+				for (V1OwnerReference reference : references) {
+					if (Boolean.TRUE.equals(reference.getController()) && ownerKind.equals(reference.getKind())
+							&& ownerApiVersion.equals(reference.getApiVersion())) {
+						String key = ownerNamespaced ? object.getMetadata().getNamespace() + "/" + reference.getName()
+								: reference.getName();
+						owner.enqueue(key, Trigger.OWNER);
+					}
+				}
+			}
+		};
+		owned.addEventHandler(new ResourceEventHandler<>() {
+
+			@Override
+			public void onAdd(O object) {
+				enqueueOwners.accept(object);
+			}
+
+			@Override
+			public void onUpdate(O oldObject, O newObject) {
+				if (!Objects.equals(oldObject.getMetadata().getResourceVersion(),
+						newObject.getMetadata().getResourceVersion())) {
+					enqueueOwners.accept(newObject);
+				}
+			}
+
+			@Override
+			public void onDelete(O object, boolean deletedFinalStateUnknown) {
+				enqueueOwners.accept(object);
+			}
+
+		});
+	}
+
+	private static String decapitalize(String name) {
+		return Character.toLowerCase(name.charAt(0)) + name.substring(1);
+	}
+
+}

@@ -1,0 +1,111 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.handler;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Starts the workers of every registered handler once the informers have synced, unless
+ * leader election holds them back, and stops them on shutdown: no new keys are taken and
+ * running calls get the shutdown timeout to finish.
+ *
+ * @author Kubeop authors
+ */
+public class HandlersLifecycle implements SmartLifecycle {
+
+	/**
+	 * The phase handlers start in: after the informers.
+	 */
+	public static final int PHASE = Integer.MIN_VALUE + 2000;
+
+	private static final Log logger = LogFactory.getLog(HandlersLifecycle.class);
+
+	private final HandlerRegistrar registrar;
+
+	private final Duration shutdownTimeout;
+
+	private final boolean startWorkers;
+
+	private volatile boolean running;
+
+	/**
+	 * Creates a new instance.
+	 * @param registrar the handlers
+	 * @param shutdownTimeout how long running calls may take to finish on shutdown
+	 * @param startWorkers whether to start workers at once ({@code false} when leader
+	 * election decides)
+	 */
+	public HandlersLifecycle(HandlerRegistrar registrar, Duration shutdownTimeout, boolean startWorkers) {
+		this.registrar = registrar;
+		this.shutdownTimeout = shutdownTimeout;
+		this.startWorkers = startWorkers;
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+		if (this.startWorkers) {
+			startWorkers();
+		}
+	}
+
+	/**
+	 * Starts every handler's workers (leadership won).
+	 */
+	public void startWorkers() {
+		this.registrar.controllers().forEach(Controller::startWorkers);
+	}
+
+	/**
+	 * Stops every handler's workers, letting running calls finish (leadership lost).
+	 */
+	public void stopWorkers() {
+		this.registrar.controllers().forEach((controller) -> controller.stopWorkers(this.shutdownTimeout));
+	}
+
+	@Override
+	public void stop() {
+		List<Controller<?>> controllers = List.copyOf(this.registrar.controllers());
+		controllers.forEach((controller) -> controller.queue().shutDown());
+		long deadline = System.nanoTime() + this.shutdownTimeout.toNanos();
+		for (Controller<?> controller : controllers) {
+			Duration remaining = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+			if (!controller.stopWorkers(remaining)) {
+				logger.warn("Handler " + controller.name() + " did not finish within "
+						+ this.shutdownTimeout.toSeconds() + " s of shutdown");
+			}
+		}
+		this.running = false;
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+}

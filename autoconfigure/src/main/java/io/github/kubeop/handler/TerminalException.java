@@ -1,0 +1,44 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.handler;
+
+/**
+ * Thrown by a handler method for a failure that retrying cannot fix, such as an invalid
+ * spec. It is logged and counted, and the key is not retried until the object changes.
+ *
+ * @author Kubeop authors
+ */
+public class TerminalException extends RuntimeException {
+
+	/**
+	 * Creates a new instance.
+	 * @param message what is wrong
+	 */
+	public TerminalException(String message) {
+		super(message);
+	}
+
+	/**
+	 * Creates a new instance.
+	 * @param message what is wrong
+	 * @param cause the cause
+	 */
+	public TerminalException(String message, Throwable cause) {
+		super(message, cause);
+	}
+
+}

@@ -1,0 +1,44 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.leader;
+
+/**
+ * Told when this replica becomes leader and when it stops being leader. Called on the
+ * elector's thread; must return promptly.
+ *
+ * @author Kubeop authors
+ */
+public interface LeaderCallbacks {
+
+	/**
+	 * This replica holds the lease.
+	 */
+	void startedLeading();
+
+	/**
+	 * This replica no longer holds the lease (lost, taken, or released on shutdown).
+	 */
+	void stoppedLeading();
+
+	/**
+	 * Another replica holds the lease.
+	 * @param identity the leader's identity
+	 */
+	default void newLeader(String identity) {
+	}
+
+}

@@ -1,0 +1,456 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.handler;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.kubeop.annotation.OnAdd;
+import io.github.kubeop.annotation.OnDelete;
+import io.github.kubeop.annotation.OnUpdate;
+import io.github.kubeop.annotation.Owns;
+import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
+import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
+import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
+import io.github.kubeop.test.KubernetesTest;
+import io.github.kubeop.test.TestNamespace;
+import io.github.kubeop.test.controlplane.ControlPlane;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1Secret;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The handler semantics of the design, one test each, against a real API server.
+ *
+ * @author Kubeop authors
+ */
+@KubernetesTest
+class HandlersIntegrationTests {
+
+	private static ApiClient client;
+
+	private static CoreV1Api api;
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(KubeopClientAutoConfiguration.class,
+				KubeopInformersAutoConfiguration.class, KubeopHandlersAutoConfiguration.class));
+
+	@BeforeAll
+	static void client(ApiClient apiClient) {
+		client = apiClient;
+		api = new CoreV1Api(apiClient);
+	}
+
+	private ApplicationContextRunner runner(ControlPlane controlPlane, TestNamespace namespace, String... properties) {
+		return this.runner.withBean(ApiClient.class, controlPlane::apiClient)
+			.withPropertyValues("kubeop.informers.namespaces=" + namespace.name())
+			.withPropertyValues(properties);
+	}
+
+	@Test
+	void burstOfUpdatesCoalescesIntoFewCallsWhoseLastSeesTheFinalState(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		SlowRecorder recorder = new SlowRecorder("burst");
+		runner(controlPlane, namespace).withBean(SlowRecorder.class, () -> recorder).run((context) -> {
+			assertThat(context).hasNotFailed();
+			create(namespace, "burst", Map.of("n", "0"));
+			for (int i = 1; i <= 100; i++) {
+				V1ConfigMap current = api.readNamespacedConfigMap("burst", namespace.name()).execute();
+				current.setData(Map.of("n", Integer.toString(i)));
+				api.replaceNamespacedConfigMap("burst", namespace.name(), current).execute();
+			}
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> !recorder.updates.isEmpty()
+						&& "100".equals(recorder.updates.get(recorder.updates.size() - 1)[1]));
+			Thread.sleep(500);
+			List<String[]> updates = List.copyOf(recorder.updates);
+			assertThat(updates.size()).as("calls for 100 updates").isLessThan(30);
+			assertThat(updates.get(updates.size() - 1)[1]).isEqualTo("100");
+			for (int i = 1; i < updates.size(); i++) {
+				assertThat(updates.get(i)[0]).as("old state of call %d is the state call %d delivered", i, i - 1)
+					.isEqualTo(updates.get(i - 1)[1]);
+			}
+		});
+	}
+
+	@Test
+	void eightWorkersNeverHandleOneKeyTwiceAtOnce(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
+		ConcurrencyRecorder recorder = new ConcurrencyRecorder();
+		runner(controlPlane, namespace, "kubeop.handlers.workers=8").withBean(ConcurrencyRecorder.class, () -> recorder)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				for (int i = 0; i < 50; i++) {
+					create(namespace, "key-" + i, Map.of("round", "0"));
+				}
+				for (int round = 1; round <= 3; round++) {
+					for (int i = 0; i < 50; i++) {
+						V1ConfigMap current = api.readNamespacedConfigMap("key-" + i, namespace.name()).execute();
+						current.setData(Map.of("round", Integer.toString(round)));
+						api.replaceNamespacedConfigMap("key-" + i, namespace.name(), current).execute();
+					}
+				}
+				await().atMost(Duration.ofSeconds(60))
+					.untilAsserted(() -> assertThat(recorder.lastRound).hasSize(50)
+						.allSatisfy((key, round) -> assertThat(round).isEqualTo("3")));
+				assertThat(recorder.overlap).as("a key handled by two workers at once").isFalse();
+				assertThat(recorder.maxParallel.get()).as("keys handled in parallel").isGreaterThan(1);
+			});
+	}
+
+	@Test
+	void failingHandlerIsRetriedWithGrowingDelaysUntilItSucceeds(ControlPlane controlPlane, TestNamespace namespace) {
+		FlakyHandler handler = new FlakyHandler("flaky", 3);
+		runner(controlPlane, namespace, "kubeop.handlers.rate-limiter.base-delay=100ms")
+			.withBean(FlakyHandler.class, () -> handler)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				create(namespace, "flaky", Map.of());
+				await().atMost(Duration.ofSeconds(20)).until(() -> handler.calls.size() == 4);
+				Thread.sleep(1000);
+				assertThat(handler.calls).hasSize(4);
+				assertThat(handler.attempts).containsExactly(1, 2, 3, 4);
+				List<Long> gaps = new ArrayList<>();
+				for (int i = 1; i < handler.calls.size(); i++) {
+					gaps.add(handler.calls.get(i) - handler.calls.get(i - 1));
+				}
+				assertThat(gaps.get(0)).isGreaterThanOrEqualTo(Duration.ofMillis(100).toNanos());
+				assertThat(gaps.get(1)).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
+				assertThat(gaps.get(2)).isGreaterThanOrEqualTo(Duration.ofMillis(400).toNanos());
+			});
+	}
+
+	@Test
+	void terminalExceptionStopsRetriesUntilTheObjectChanges(ControlPlane controlPlane, TestNamespace namespace) {
+		FlakyHandler handler = new FlakyHandler("doomed", Integer.MAX_VALUE);
+		handler.terminal = true;
+		runner(controlPlane, namespace, "kubeop.handlers.rate-limiter.base-delay=10ms")
+			.withBean(FlakyHandler.class, () -> handler)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				create(namespace, "doomed", Map.of());
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.calls.size() == 1);
+				Thread.sleep(1500);
+				assertThat(handler.calls).hasSize(1);
+				assertThat(handler.updates.get()).isZero();
+				V1ConfigMap current = api.readNamespacedConfigMap("doomed", namespace.name()).execute();
+				current.setData(Map.of("fixed", "true"));
+				api.replaceNamespacedConfigMap("doomed", namespace.name(), current).execute();
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.updates.get() == 1);
+			});
+	}
+
+	@Test
+	void resyncCallsOnlyHandlersThatOptIn(ControlPlane controlPlane, TestNamespace namespace) {
+		ResyncRecorder recorder = new ResyncRecorder();
+		PlainRecorder plain = new PlainRecorder();
+		runner(controlPlane, namespace, "kubeop.informers.resync-period=1s")
+			.withBean(ResyncRecorder.class, () -> recorder)
+			.withBean(PlainRecorder.class, () -> plain)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				create(namespace, "resynced", Map.of());
+				await().atMost(Duration.ofSeconds(15)).until(() -> recorder.optedIn.size() >= 2);
+				assertThat(recorder.optedIn).allSatisfy((call) -> {
+					assertThat(call.trigger()).isEqualTo(Trigger.RESYNC);
+				});
+				assertThat(plain.updates).as("updates of a handler that did not opt in to resync").isEmpty();
+				assertThat(plain.adds).hasValue(1);
+			});
+	}
+
+	@Test
+	void changeOfAnOwnedObjectCallsTheOwnersHandler(ControlPlane controlPlane, TestNamespace namespace) {
+		OwnerHandler handler = new OwnerHandler();
+		runner(controlPlane, namespace).withBean(OwnerHandler.class, () -> handler).run((context) -> {
+			assertThat(context).hasNotFailed();
+			V1Secret owner = api
+				.createNamespacedSecret(namespace.name(),
+						new V1Secret().metadata(new V1ObjectMeta().name("owner")).stringData(Map.of("k", "v")))
+				.execute();
+			await().atMost(Duration.ofSeconds(10)).until(() -> handler.adds.get() == 1);
+			api.createNamespacedConfigMap(namespace.name(),
+					new V1ConfigMap()
+						.metadata(new V1ObjectMeta().name("owned")
+							.addOwnerReferencesItem(new V1OwnerReference().apiVersion("v1")
+								.kind("Secret")
+								.name("owner")
+								.uid(owner.getMetadata().getUid())
+								.controller(true)))
+						.data(Map.of("drift", "0")))
+				.execute();
+			await().atMost(Duration.ofSeconds(10)).until(() -> handler.ownerTriggers.get() >= 1);
+			int before = handler.ownerTriggers.get();
+			V1ConfigMap owned = api.readNamespacedConfigMap("owned", namespace.name()).execute();
+			owned.setData(Map.of("drift", "1"));
+			api.replaceNamespacedConfigMap("owned", namespace.name(), owned).execute();
+			await().atMost(Duration.ofSeconds(10)).until(() -> handler.ownerTriggers.get() > before);
+		});
+	}
+
+	@Test
+	void deleteDeliversTheFinalStateOfAnObjectWhoseAddWasDelivered(ControlPlane controlPlane, TestNamespace namespace) {
+		FlakyHandler handler = new FlakyHandler("goner", 0);
+		runner(controlPlane, namespace).withBean(FlakyHandler.class, () -> handler).run((context) -> {
+			assertThat(context).hasNotFailed();
+			create(namespace, "goner", Map.of("last", "words"));
+			await().atMost(Duration.ofSeconds(10)).until(() -> handler.calls.size() == 1);
+			api.deleteNamespacedConfigMap("goner", namespace.name()).execute();
+			await().atMost(Duration.ofSeconds(10)).until(() -> handler.deleted.size() == 1);
+			assertThat(handler.deleted.get(0).getData()).containsEntry("last", "words");
+		});
+	}
+
+	@Test
+	void blockedHandlerDoesNotStallOtherKeysOrTheCache(ControlPlane controlPlane, TestNamespace namespace) {
+		BlockingHandler handler = new BlockingHandler();
+		runner(controlPlane, namespace, "kubeop.handlers.workers=2", "kubeop.handlers.shutdown-timeout=1s")
+			.withBean(BlockingHandler.class, () -> handler)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				create(namespace, "stuck", Map.of());
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.blocked.get());
+				for (int i = 0; i < 5; i++) {
+					create(namespace, "free-" + i, Map.of());
+				}
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.handled.size() == 5);
+				handler.release.set(true);
+			});
+	}
+
+	private static void create(TestNamespace namespace, String name, Map<String, String> data) throws ApiException {
+		api.createNamespacedConfigMap(namespace.name(),
+				new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(data))
+			.execute();
+	}
+
+	static class SlowRecorder {
+
+		final List<String[]> updates = new CopyOnWriteArrayList<>();
+
+		private final String name;
+
+		SlowRecorder(String name) {
+			this.name = name;
+		}
+
+		@OnUpdate
+		void changed(V1ConfigMap oldObject, V1ConfigMap newObject) throws InterruptedException {
+			if (newObject.getMetadata().getName().equals(this.name)) {
+				this.updates.add(new String[] { oldObject.getData().get("n"), newObject.getData().get("n") });
+				Thread.sleep(200);
+			}
+		}
+
+	}
+
+	static class ConcurrencyRecorder {
+
+		final Map<String, String> lastRound = new ConcurrentHashMap<>();
+
+		final AtomicInteger maxParallel = new AtomicInteger();
+
+		volatile boolean overlap;
+
+		private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+
+		private final AtomicInteger parallel = new AtomicInteger();
+
+		@OnAdd
+		void added(V1ConfigMap configMap) throws InterruptedException {
+			handle(configMap);
+		}
+
+		@OnUpdate
+		void changed(V1ConfigMap configMap) throws InterruptedException {
+			handle(configMap);
+		}
+
+		private void handle(V1ConfigMap configMap) throws InterruptedException {
+			String key = configMap.getMetadata().getName();
+			if (!key.startsWith("key-")) {
+				return;
+			}
+			AtomicInteger running = this.inFlight.computeIfAbsent(key, (k) -> new AtomicInteger());
+			if (running.incrementAndGet() > 1) {
+				this.overlap = true;
+			}
+			this.maxParallel.accumulateAndGet(this.parallel.incrementAndGet(), Math::max);
+			try {
+				Thread.sleep(20);
+				this.lastRound.put(key, configMap.getData().get("round"));
+			}
+			finally {
+				this.parallel.decrementAndGet();
+				running.decrementAndGet();
+			}
+		}
+
+	}
+
+	static class FlakyHandler {
+
+		final List<Long> calls = new CopyOnWriteArrayList<>();
+
+		final List<Integer> attempts = new CopyOnWriteArrayList<>();
+
+		final List<V1ConfigMap> deleted = new CopyOnWriteArrayList<>();
+
+		final AtomicInteger updates = new AtomicInteger();
+
+		volatile boolean terminal;
+
+		private final String name;
+
+		private final int failures;
+
+		FlakyHandler(String name, int failures) {
+			this.name = name;
+			this.failures = failures;
+		}
+
+		@OnAdd
+		void added(V1ConfigMap configMap, HandlerContext context) {
+			if (!configMap.getMetadata().getName().equals(this.name)) {
+				return;
+			}
+			this.calls.add(System.nanoTime());
+			this.attempts.add(context.attempt());
+			if (this.calls.size() <= this.failures) {
+				if (this.terminal) {
+					throw new TerminalException("spec can never work");
+				}
+				throw new IllegalStateException("failure " + this.calls.size());
+			}
+		}
+
+		@OnUpdate
+		void changed(V1ConfigMap configMap) {
+			if (configMap.getMetadata().getName().equals(this.name)) {
+				this.updates.incrementAndGet();
+			}
+		}
+
+		@OnDelete
+		void removed(V1ConfigMap configMap) {
+			if (configMap.getMetadata().getName().equals(this.name)) {
+				this.deleted.add(configMap);
+			}
+		}
+
+	}
+
+	static class ResyncRecorder {
+
+		final List<HandlerContext> optedIn = new CopyOnWriteArrayList<>();
+
+		@OnUpdate(resync = true)
+		void resynced(V1ConfigMap oldObject, V1ConfigMap newObject, HandlerContext context) {
+			if (newObject.getMetadata().getName().equals("resynced")) {
+				assertThat(oldObject.getMetadata().getResourceVersion())
+					.isEqualTo(newObject.getMetadata().getResourceVersion());
+				this.optedIn.add(context);
+			}
+		}
+
+	}
+
+	static class PlainRecorder {
+
+		final AtomicInteger adds = new AtomicInteger();
+
+		final List<HandlerContext> updates = new CopyOnWriteArrayList<>();
+
+		@OnAdd
+		void added(V1ConfigMap configMap) {
+			if (configMap.getMetadata().getName().equals("resynced")) {
+				this.adds.incrementAndGet();
+			}
+		}
+
+		@OnUpdate
+		void changed(V1ConfigMap configMap, HandlerContext context) {
+			if (configMap.getMetadata().getName().equals("resynced")) {
+				this.updates.add(context);
+			}
+		}
+
+	}
+
+	@Owns(V1ConfigMap.class)
+	static class OwnerHandler {
+
+		final AtomicInteger adds = new AtomicInteger();
+
+		final AtomicInteger ownerTriggers = new AtomicInteger();
+
+		@OnAdd
+		void added(V1Secret secret) {
+			this.adds.incrementAndGet();
+		}
+
+		@OnUpdate
+		void changed(V1Secret secret, HandlerContext context) {
+			if (context.trigger() == Trigger.OWNER) {
+				this.ownerTriggers.incrementAndGet();
+			}
+		}
+
+	}
+
+	static class BlockingHandler {
+
+		final AtomicBoolean blocked = new AtomicBoolean();
+
+		final AtomicBoolean release = new AtomicBoolean();
+
+		final List<String> handled = new CopyOnWriteArrayList<>();
+
+		@OnAdd
+		void added(V1ConfigMap configMap) throws InterruptedException {
+			if (configMap.getMetadata().getName().equals("stuck")) {
+				this.blocked.set(true);
+				while (!this.release.get()) {
+					Thread.sleep(10);
+				}
+				return;
+			}
+			if (configMap.getMetadata().getName().startsWith("free-")) {
+				this.handled.add(configMap.getMetadata().getName());
+			}
+		}
+
+	}
+
+}

@@ -27,8 +27,11 @@ import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.leader.LeaderElectionConfig;
 import io.github.kubeop.leader.LeaderElector;
 import io.github.kubeop.queue.DefaultRateLimitingQueue;
+import io.github.kubeop.queue.QueueMetrics;
+import io.github.kubeop.queue.QueueMetricsFactory;
 import io.github.kubeop.queue.RateLimiters;
 import io.github.kubeop.queue.RateLimitingQueue;
+import io.github.kubeop.queue.Ticker;
 import io.kubernetes.client.openapi.ApiClient;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -66,12 +69,13 @@ public final class KubeopHandlersAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(InformerRegistry.class)
 	HandlerRegistrar kubeopHandlerRegistrar(InformerRegistry informers, KubeopProperties properties,
-			ObjectProvider<HandlerObserver> observers) {
+			ObjectProvider<HandlerObserver> observers, ObjectProvider<QueueMetricsFactory> queueMetrics) {
 		KubeopProperties.Handlers handlers = properties.getHandlers();
 		check(handlers);
 		List<HandlerObserver> all = observers.orderedStream().toList();
+		QueueMetricsFactory metrics = queueMetrics.getIfAvailable(() -> (queue) -> QueueMetrics.NOOP);
 		return new HandlerRegistrar(informers, properties.getInformers().getNamespaces(),
-				properties.getInformers().getResyncPeriod(), (name) -> queue(name, handlers),
+				properties.getInformers().getResyncPeriod(), (name) -> queue(name, handlers, metrics),
 				(name) -> workers(name, handlers), composite(all));
 	}
 
@@ -93,7 +97,8 @@ public final class KubeopHandlersAutoConfiguration {
 		return new LeaderElectionLifecycle((callbacks) -> new LeaderElector(config, client, callbacks), handlers);
 	}
 
-	static RateLimitingQueue<String> queue(String name, KubeopProperties.Handlers handlers) {
+	static RateLimitingQueue<String> queue(String name, KubeopProperties.Handlers handlers,
+			QueueMetricsFactory metrics) {
 		KubeopProperties.RateLimiter defaults = handlers.getRateLimiter();
 		KubeopProperties.Handler handler = handlers.getControllers().get(name);
 		KubeopProperties.RateLimiter own = (handler != null) ? handler.getRateLimiter() : null;
@@ -101,7 +106,8 @@ public final class KubeopHandlersAutoConfiguration {
 		Duration max = pick(own != null ? own.getMaxDelay() : null, defaults.getMaxDelay());
 		double qps = pick(own != null ? own.getQps() : null, defaults.getQps());
 		int burst = pick(own != null ? own.getBurst() : null, defaults.getBurst());
-		return new DefaultRateLimitingQueue<>(name, RateLimiters.controllerRateLimiter(base, max, qps, burst));
+		return new DefaultRateLimitingQueue<>(name, RateLimiters.controllerRateLimiter(base, max, qps, burst),
+				metrics.queueMetrics(name), Ticker.system());
 	}
 
 	static int workers(String name, KubeopProperties.Handlers handlers) {

@@ -40,6 +40,8 @@ public class KubeopProperties {
 
 	private final LeaderElection leaderElection = new LeaderElection();
 
+	private final Health health = new Health();
+
 	public Client getClient() {
 		return this.client;
 	}
@@ -54,6 +56,45 @@ public class KubeopProperties {
 
 	public LeaderElection getLeaderElection() {
 		return this.leaderElection;
+	}
+
+	public Health getHealth() {
+		return this.health;
+	}
+
+	/**
+	 * The "informers" health contributor.
+	 */
+	public static final class Health {
+
+		/**
+		 * How long a list or watch may keep failing before the informers are reported
+		 * DOWN.
+		 */
+		private Duration watchFailureThreshold = Duration.ofSeconds(60);
+
+		/**
+		 * Whether the "informers" contributor joins the readiness health group (never the
+		 * liveness group).
+		 */
+		private boolean readiness = true;
+
+		public Duration getWatchFailureThreshold() {
+			return this.watchFailureThreshold;
+		}
+
+		public void setWatchFailureThreshold(Duration watchFailureThreshold) {
+			this.watchFailureThreshold = watchFailureThreshold;
+		}
+
+		public boolean isReadiness() {
+			return this.readiness;
+		}
+
+		public void setReadiness(boolean readiness) {
+			this.readiness = readiness;
+		}
+
 	}
 
 	/**

@@ -215,7 +215,9 @@ public final class Controller<T extends KubernetesObject> {
 			this.queue.forget(key);
 			if (requeueAfter != null && !requeueAfter.isNegative() && current != null) {
 				this.requeues.put(key, call.kind);
-				this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE_AFTER, System.nanoTime() - start);
+				this.observer.handled(name(),
+						requeueAfter.isZero() ? HandlerObserver.Outcome.REQUEUE : HandlerObserver.Outcome.REQUEUE_AFTER,
+						System.nanoTime() - start);
 				this.queue.addAfter(key, requeueAfter);
 			}
 			else {

@@ -50,6 +50,11 @@ public interface HandlerObserver {
 		TERMINAL_ERROR,
 
 		/**
+		 * The call succeeded and asked to be called again at once.
+		 */
+		REQUEUE,
+
+		/**
 		 * The call succeeded and asked to be called again later.
 		 */
 		REQUEUE_AFTER

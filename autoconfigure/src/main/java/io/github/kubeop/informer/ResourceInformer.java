@@ -29,6 +29,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonObject;
@@ -75,6 +76,14 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	private final Gson gson;
 
 	private final Object storeLock = new Object();
+
+	private final AtomicLong addEvents = new AtomicLong();
+
+	private final AtomicLong updateEvents = new AtomicLong();
+
+	private final AtomicLong deleteEvents = new AtomicLong();
+
+	private volatile long lastEventNanos = System.nanoTime();
 
 	private ScheduledFuture<?> resync;
 
@@ -238,9 +247,11 @@ public final class ResourceInformer<T extends KubernetesObject> {
 				T old = this.cache.getByKey(key);
 				this.cache.update(object);
 				if (old == null) {
+					counted(this.addEvents);
 					notifications.add(() -> this.handlers.forEach((handler) -> notify(() -> handler.onAdd(object))));
 				}
 				else if (!resourceVersion(old).equals(resourceVersion(object))) {
+					counted(this.updateEvents);
 					notifications
 						.add(() -> this.handlers.forEach((handler) -> notify(() -> handler.onUpdate(old, object))));
 				}
@@ -249,6 +260,7 @@ public final class ResourceInformer<T extends KubernetesObject> {
 				String key = key(cached);
 				if (owns(namespace, cached) && !listed.contains(key)) {
 					this.cache.delete(cached);
+					counted(this.deleteEvents);
 					notifications
 						.add(() -> this.handlers.forEach((handler) -> notify(() -> handler.onDelete(cached, true))));
 				}
@@ -263,6 +275,7 @@ public final class ResourceInformer<T extends KubernetesObject> {
 			old = this.cache.getByKey(key(object));
 			this.cache.update(object);
 		}
+		counted((old == null) ? this.addEvents : this.updateEvents);
 		if (old == null) {
 			this.handlers.forEach((handler) -> notify(() -> handler.onAdd(object)));
 		}
@@ -275,7 +288,36 @@ public final class ResourceInformer<T extends KubernetesObject> {
 		synchronized (this.storeLock) {
 			this.cache.delete(object);
 		}
+		counted(this.deleteEvents);
 		this.handlers.forEach((handler) -> notify(() -> handler.onDelete(object, false)));
+	}
+
+	/**
+	 * Returns how many events of a type the informer received from the API server
+	 * (relists included, resyncs not).
+	 * @param type {@code added}, {@code modified} or {@code deleted}
+	 * @return the count
+	 */
+	public long eventCount(String type) {
+		return switch (type) {
+			case "added" -> this.addEvents.get();
+			case "modified" -> this.updateEvents.get();
+			case "deleted" -> this.deleteEvents.get();
+			default -> throw new IllegalArgumentException("Unknown event type " + type);
+		};
+	}
+
+	/**
+	 * Returns how long ago the last event arrived (or the informer was created).
+	 * @return nanoseconds since the last event
+	 */
+	public long nanosSinceLastEvent() {
+		return System.nanoTime() - this.lastEventNanos;
+	}
+
+	private void counted(AtomicLong counter) {
+		counter.incrementAndGet();
+		this.lastEventNanos = System.nanoTime();
 	}
 
 	private void resync() {

@@ -1,0 +1,4 @@
+/**
+ * Actuator endpoints of Kubeop.
+ */
+package io.github.kubeop.actuate;

@@ -1,0 +1,4 @@
+/**
+ * Auto-configuration of Kubeop's actuator endpoints.
+ */
+package io.github.kubeop.autoconfigure.actuate;

@@ -1,0 +1,4 @@
+/**
+ * Auto-configuration of Kubeop's Micrometer meters.
+ */
+package io.github.kubeop.autoconfigure.metrics;

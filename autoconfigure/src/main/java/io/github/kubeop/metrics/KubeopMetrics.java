@@ -1,0 +1,259 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.metrics;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import io.github.kubeop.handler.Controller;
+import io.github.kubeop.handler.HandlerObserver;
+import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.queue.DefaultWorkQueue;
+import io.github.kubeop.queue.QueueMetrics;
+import io.github.kubeop.queue.QueueMetricsFactory;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * Kubeop's Micrometer meters. Queue and controller meters carry the names
+ * controller-runtime and client-go export ({@code workqueue_*},
+ * {@code controller_runtime_*}, {@code leader_election_master_status} in Prometheus), so
+ * existing dashboards work unchanged; informer meters ({@code kubeop_informer_*}) add
+ * what none of them export. Tags are bounded: handler, queue and informer names, never
+ * objects.
+ *
+ * @author Kubeop authors
+ */
+public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory {
+
+	private static final String[] RESULTS = { "success", "error", "requeue", "requeue_after" };
+
+	private final MeterRegistry registry;
+
+	private final Map<String, AtomicInteger> activeWorkers = new ConcurrentHashMap<>();
+
+	/**
+	 * Creates a new instance.
+	 * @param registry the registry to register meters in
+	 */
+	public KubeopMetrics(MeterRegistry registry) {
+		this.registry = registry;
+	}
+
+	/**
+	 * Returns the metrics of a handler's queue, named after the handler.
+	 * @param name the queue and handler name
+	 * @return the queue metrics
+	 */
+	@Override
+	public QueueMetrics queueMetrics(String name) {
+		Tags tags = Tags.of("name", name, "controller", name);
+		Counter adds = Counter.builder("workqueue.adds")
+			.description("Adds handled by the work queue")
+			.tags(tags)
+			.register(this.registry);
+		Counter retries = Counter.builder("workqueue.retries")
+			.description("Retries handled by the work queue")
+			.tags(tags)
+			.register(this.registry);
+		Timer queued = Timer.builder("workqueue.queue.duration")
+			.description("How long an item stays in the work queue before being requested")
+			.tags(tags)
+			.register(this.registry);
+		Timer worked = Timer.builder("workqueue.work.duration")
+			.description("How long processing an item from the work queue takes")
+			.tags(tags)
+			.register(this.registry);
+		return new QueueMetrics() {
+
+			@Override
+			public void added() {
+				adds.increment();
+			}
+
+			@Override
+			public void taken(long waitedNanos) {
+				queued.record(waitedNanos, TimeUnit.NANOSECONDS);
+			}
+
+			@Override
+			public void done(long workedNanos) {
+				worked.record(workedNanos, TimeUnit.NANOSECONDS);
+			}
+
+			@Override
+			public void retried() {
+				retries.increment();
+			}
+
+		};
+	}
+
+	/**
+	 * Registers the gauges of a running controller and its counters at zero.
+	 * @param controller the controller
+	 */
+	public void bind(Controller<?> controller) {
+		String name = controller.name();
+		Tags tags = Tags.of("name", name, "controller", name);
+		Gauge.builder("workqueue.depth", controller.queue(), (queue) -> queue.length())
+			.description("Current depth of the work queue")
+			.tags(tags)
+			.register(this.registry);
+		if (controller.queue() instanceof DefaultWorkQueue<?> queue) {
+			Gauge.builder("workqueue.unfinished.work", queue, (q) -> q.unfinishedWorkNanos() / 1e9)
+				.description("Seconds of work in progress not yet observed by work duration")
+				.baseUnit("seconds")
+				.tags(tags)
+				.register(this.registry);
+			Gauge.builder("workqueue.longest.running.processor", queue, (q) -> q.longestRunningProcessorNanos() / 1e9)
+				.description("Seconds the longest running processor has been running")
+				.baseUnit("seconds")
+				.tags(tags)
+				.register(this.registry);
+		}
+		Tags controllerTags = Tags.of("controller", name);
+		Gauge.builder("controller.runtime.active.workers", active(name), AtomicInteger::get)
+			.description("Number of workers handling a key right now")
+			.tags(controllerTags)
+			.register(this.registry);
+		Gauge.builder("controller.runtime.max.concurrent.reconciles", controller, Controller::workerCount)
+			.description("Number of workers of the handler")
+			.tags(controllerTags)
+			.register(this.registry);
+		for (String result : RESULTS) {
+			reconciles(name, result);
+		}
+		errors(name);
+		terminalErrors(name);
+		reconcileTime(name);
+	}
+
+	/**
+	 * Registers the meters of an informer.
+	 * @param informer the informer
+	 */
+	public void bind(ResourceInformer<?> informer) {
+		Tags tags = Tags.of("name", informer.spec().name(), "resource", informer.resource().toString());
+		Gauge.builder("kubeop.informer.cache.size", informer, (i) -> i.indexer().listKeys().size())
+			.description("Objects in the informer's cache")
+			.baseUnit("objects")
+			.tags(tags)
+			.register(this.registry);
+		for (String type : new String[] { "added", "modified", "deleted" }) {
+			FunctionCounter.builder("kubeop.informer.events", informer, (i) -> i.eventCount(type))
+				.description("Events received from the API server")
+				.tags(tags.and("type", type))
+				.register(this.registry);
+		}
+		FunctionCounter.builder("kubeop.informer.watch.restarts", informer, (i) -> i.status().watchRestarts())
+			.description("Watches opened again after the first")
+			.tags(tags)
+			.register(this.registry);
+		FunctionCounter.builder("kubeop.informer.relists", informer, (i) -> i.status().relists())
+			.description("Complete lists, the initial one included")
+			.tags(tags)
+			.register(this.registry);
+		Gauge.builder("kubeop.informer.last.event.age", informer, (i) -> i.nanosSinceLastEvent() / 1e9)
+			.description("Seconds since the informer last received an event")
+			.baseUnit("seconds")
+			.tags(tags)
+			.register(this.registry);
+	}
+
+	/**
+	 * Registers the leader gauge: 1 while this replica leads.
+	 * @param leaseName the lease name
+	 * @param leading whether this replica leads
+	 */
+	public void bindLeaderElection(String leaseName, BooleanSupplier leading) {
+		Gauge.builder("leader.election.master.status", leading, (supplier) -> supplier.getAsBoolean() ? 1 : 0)
+			.description("Whether this replica is the leader (1) or not (0)")
+			.tags("name", leaseName)
+			.strongReference(true)
+			.register(this.registry);
+	}
+
+	@Override
+	public void handled(String handler, Outcome outcome, long nanos) {
+		reconcileTime(handler).record(nanos, TimeUnit.NANOSECONDS);
+		switch (outcome) {
+			case SUCCESS -> reconciles(handler, "success").increment();
+			case REQUEUE -> reconciles(handler, "requeue").increment();
+			case REQUEUE_AFTER -> reconciles(handler, "requeue_after").increment();
+			case ERROR -> {
+				reconciles(handler, "error").increment();
+				errors(handler).increment();
+			}
+			case TERMINAL_ERROR -> {
+				reconciles(handler, "error").increment();
+				errors(handler).increment();
+				terminalErrors(handler).increment();
+			}
+		}
+	}
+
+	@Override
+	public void workerStarted(String handler) {
+		active(handler).incrementAndGet();
+	}
+
+	@Override
+	public void workerFinished(String handler) {
+		active(handler).decrementAndGet();
+	}
+
+	private AtomicInteger active(String handler) {
+		return this.activeWorkers.computeIfAbsent(handler, (name) -> new AtomicInteger());
+	}
+
+	private Counter reconciles(String handler, String result) {
+		return Counter.builder("controller.runtime.reconcile")
+			.description("Handler calls per controller and result")
+			.tags("controller", handler, "result", result)
+			.register(this.registry);
+	}
+
+	private Counter errors(String handler) {
+		return Counter.builder("controller.runtime.reconcile.errors")
+			.description("Handler calls that failed")
+			.tags("controller", handler)
+			.register(this.registry);
+	}
+
+	private Counter terminalErrors(String handler) {
+		return Counter.builder("controller.runtime.terminal.reconcile.errors")
+			.description("Handler calls that failed for good")
+			.tags("controller", handler)
+			.register(this.registry);
+	}
+
+	private Timer reconcileTime(String handler) {
+		return Timer.builder("controller.runtime.reconcile.time")
+			.description("How long handler calls take")
+			.tags("controller", handler)
+			.register(this.registry);
+	}
+
+}

@@ -1,0 +1,214 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.queue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link DefaultWorkQueue}: client-go's work queue semantics.
+ *
+ * @author Kubeop authors
+ */
+class DefaultWorkQueueTests {
+
+	private final DefaultWorkQueue<String> queue = new DefaultWorkQueue<>("test");
+
+	@Test
+	void itemWaitingAlreadyIsNotAddedTwice() throws InterruptedException {
+		this.queue.add("a");
+		this.queue.add("b");
+		this.queue.add("a");
+		assertThat(this.queue.length()).isEqualTo(2);
+		assertThat(this.queue.get()).isEqualTo("a");
+		assertThat(this.queue.get()).isEqualTo("b");
+		assertThat(this.queue.length()).isZero();
+	}
+
+	@Test
+	void itemAddedWhileProcessingWaitsUntilDoneAndThenOnce() throws InterruptedException {
+		this.queue.add("a");
+		String item = this.queue.get();
+		this.queue.add("a");
+		this.queue.add("a");
+		assertThat(this.queue.length()).as("not handed to a second worker while processing").isZero();
+		this.queue.done(item);
+		assertThat(this.queue.length()).isEqualTo(1);
+		assertThat(this.queue.get()).isEqualTo("a");
+		this.queue.done("a");
+		assertThat(this.queue.length()).isZero();
+	}
+
+	@Test
+	void getWaitsForAnAdd() throws Exception {
+		ExecutorService executor = Executors.newSingleThreadExecutor();
+		try {
+			Future<String> taken = executor.submit(this.queue::get);
+			Thread.sleep(100);
+			assertThat(taken).isNotDone();
+			this.queue.add("late");
+			assertThat(taken.get(5, TimeUnit.SECONDS)).isEqualTo("late");
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+	@Test
+	void shutDownWakesWaitingGettersWithNullAndIgnoresAdds() throws Exception {
+		ExecutorService executor = Executors.newFixedThreadPool(2);
+		try {
+			Future<String> first = executor.submit(this.queue::get);
+			Future<String> second = executor.submit(this.queue::get);
+			Thread.sleep(100);
+			this.queue.shutDown();
+			assertThat(first.get(5, TimeUnit.SECONDS)).isNull();
+			assertThat(second.get(5, TimeUnit.SECONDS)).isNull();
+			this.queue.add("ignored");
+			assertThat(this.queue.length()).isZero();
+			assertThat(this.queue.isShuttingDown()).isTrue();
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+	@Test
+	void shutDownWithDrainWaitsForItemsBeingProcessed() throws Exception {
+		this.queue.add("busy");
+		String item = this.queue.get();
+		CountDownLatch drained = new CountDownLatch(1);
+		Thread drainer = new Thread(() -> {
+			try {
+				this.queue.shutDownWithDrain();
+				drained.countDown();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		drainer.start();
+		assertThat(drained.await(200, TimeUnit.MILLISECONDS)).isFalse();
+		this.queue.done(item);
+		assertThat(drained.await(5, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void processingTimesAreReportedForMetrics() throws InterruptedException {
+		long[] now = { 0 };
+		List<Long> waited = new ArrayList<>();
+		List<Long> worked = new ArrayList<>();
+		AtomicInteger adds = new AtomicInteger();
+		DefaultWorkQueue<String> measured = new DefaultWorkQueue<>("measured", new QueueMetrics() {
+
+			@Override
+			public void added() {
+				adds.incrementAndGet();
+			}
+
+			@Override
+			public void taken(long waitedNanos) {
+				waited.add(waitedNanos);
+			}
+
+			@Override
+			public void done(long workedNanos) {
+				worked.add(workedNanos);
+			}
+
+		}, () -> now[0]);
+		measured.add("a");
+		measured.add("a");
+		now[0] = 100;
+		measured.get();
+		now[0] = 350;
+		assertThat(measured.unfinishedWorkNanos()).isEqualTo(250);
+		assertThat(measured.longestRunningProcessorNanos()).isEqualTo(250);
+		measured.done("a");
+		assertThat(adds).hasValue(1);
+		assertThat(waited).containsExactly(100L);
+		assertThat(worked).containsExactly(250L);
+		assertThat(measured.unfinishedWorkNanos()).isZero();
+	}
+
+	@Test
+	void eightWorkersNeverProcessOneItemAtOnceAndTheLastAddIsAlwaysProcessed() throws Exception {
+		int keys = 200;
+		Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+		Map<String, Integer> addedVersion = new ConcurrentHashMap<>();
+		Map<String, Integer> processedVersion = new ConcurrentHashMap<>();
+		AtomicBoolean overlap = new AtomicBoolean();
+		ExecutorService workers = Executors.newFixedThreadPool(8);
+		for (int w = 0; w < 8; w++) {
+			workers.submit(() -> {
+				String item;
+				while ((item = this.queue.get()) != null) {
+					if (inFlight.computeIfAbsent(item, (k) -> new AtomicInteger()).incrementAndGet() > 1) {
+						overlap.set(true);
+					}
+					Integer version = addedVersion.get(item);
+					Thread.onSpinWait();
+					processedVersion.merge(item, version, Math::max);
+					inFlight.get(item).decrementAndGet();
+					this.queue.done(item);
+				}
+				return null;
+			});
+		}
+		ExecutorService producers = Executors.newFixedThreadPool(4);
+		List<Future<?>> produced = new ArrayList<>();
+		for (int p = 0; p < 4; p++) {
+			int producer = p;
+			produced.add(producers.submit(() -> {
+				for (int round = 1; round <= 50; round++) {
+					for (int k = producer; k < keys; k += 4) {
+						String key = "key-" + k;
+						addedVersion.put(key, round);
+						this.queue.add(key);
+					}
+				}
+			}));
+		}
+		for (Future<?> future : produced) {
+			future.get(30, TimeUnit.SECONDS);
+		}
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(processedVersion).hasSize(keys)
+				.allSatisfy((key, version) -> assertThat(version).isEqualTo(50)));
+		this.queue.shutDown();
+		workers.shutdown();
+		assertThat(workers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+		producers.shutdown();
+		assertThat(overlap).as("an item processed by two workers at once").isFalse();
+	}
+
+}

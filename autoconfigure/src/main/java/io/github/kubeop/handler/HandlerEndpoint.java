@@ -17,9 +17,12 @@
 package io.github.kubeop.handler;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 import io.kubernetes.client.common.KubernetesObject;
 
@@ -49,6 +52,18 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 		labelSelector = (labelSelector == null || labelSelector.isBlank()) ? null : labelSelector;
 	}
 
+	/**
+	 * Starts a handler built from code, for
+	 * {@link HandlerRegistrar#register(HandlerEndpoint)}.
+	 * @param <T> the resource type
+	 * @param name the handler name
+	 * @param resourceType the resource type
+	 * @return the builder
+	 */
+	public static <T extends KubernetesObject> Builder<T> builder(String name, Class<T> resourceType) {
+		return new Builder<>(name, resourceType);
+	}
+
 	List<HandlerMethod> methods(HandlerMethod.Kind kind) {
 		List<HandlerMethod> selected = new ArrayList<>();
 		for (HandlerMethod method : this.methods) {
@@ -61,6 +76,135 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 
 	boolean wantsResync() {
 		return this.methods.stream().anyMatch(HandlerMethod::wantsResync);
+	}
+
+	/**
+	 * Builds a {@link HandlerEndpoint} from code.
+	 *
+	 * @param <T> the resource type
+	 */
+	public static final class Builder<T extends KubernetesObject> {
+
+		private final String name;
+
+		private final Class<T> resourceType;
+
+		private final List<HandlerMethod> methods = new ArrayList<>();
+
+		private final Map<Class<? extends KubernetesObject>, String> owned = new LinkedHashMap<>();
+
+		private String informer;
+
+		private Set<String> namespaces = Set.of();
+
+		private String labelSelector;
+
+		private Builder(String name, Class<T> resourceType) {
+			this.name = name;
+			this.resourceType = resourceType;
+		}
+
+		/**
+		 * Listens to a named informer instead of the one picked by type.
+		 * @param informer the informer name
+		 * @return this builder
+		 */
+		public Builder<T> informer(String informer) {
+			this.informer = informer;
+			return this;
+		}
+
+		/**
+		 * Handles objects in these namespaces only.
+		 * @param namespaces the namespaces
+		 * @return this builder
+		 */
+		public Builder<T> namespaces(String... namespaces) {
+			this.namespaces = Set.of(namespaces);
+			return this;
+		}
+
+		/**
+		 * Handles objects matching a label selector only.
+		 * @param labelSelector the selector
+		 * @return this builder
+		 */
+		public Builder<T> labelSelector(String labelSelector) {
+			this.labelSelector = labelSelector;
+			return this;
+		}
+
+		/**
+		 * Re-triggers the owner's update handling when an owned object of this type
+		 * changes.
+		 * @param type the owned type
+		 * @return this builder
+		 */
+		public Builder<T> owns(Class<? extends KubernetesObject> type) {
+			this.owned.put(type, "");
+			return this;
+		}
+
+		/**
+		 * Calls an action for added objects.
+		 * @param action the action
+		 * @return this builder
+		 */
+		public Builder<T> onAdd(Consumer<T> action) {
+			return on(HandlerMethod.Kind.ADD, false, (oldObject, object, context) -> {
+				action.accept(object);
+				return null;
+			});
+		}
+
+		/**
+		 * Calls an action for changed objects, with the old and the new state.
+		 * @param action the action
+		 * @return this builder
+		 */
+		public Builder<T> onUpdate(BiConsumer<T, T> action) {
+			return on(HandlerMethod.Kind.UPDATE, false, (oldObject, object, context) -> {
+				action.accept(oldObject, object);
+				return null;
+			});
+		}
+
+		/**
+		 * Calls an action for deleted objects, with their final state.
+		 * @param action the action
+		 * @return this builder
+		 */
+		public Builder<T> onDelete(Consumer<T> action) {
+			return on(HandlerMethod.Kind.DELETE, false, (oldObject, object, context) -> {
+				action.accept(object);
+				return null;
+			});
+		}
+
+		/**
+		 * Adds code for one kind of event, with full control over the context and the
+		 * requeue delay.
+		 * @param kind the kind of event
+		 * @param resync whether resyncs are delivered (updates only)
+		 * @param invoker the code
+		 * @return this builder
+		 */
+		public Builder<T> on(HandlerMethod.Kind kind, boolean resync, HandlerMethod.Invoker<T> invoker) {
+			this.methods.add(HandlerMethod.of(kind, this.resourceType,
+					this.name + " on" + kind.name().charAt(0) + kind.name().substring(1).toLowerCase(), resync, false,
+					invoker));
+			return this;
+		}
+
+		/**
+		 * Builds the endpoint.
+		 * @return the endpoint
+		 */
+		public HandlerEndpoint build() {
+			return new HandlerEndpoint(this.name, this.informer, this.resourceType, this.methods, this.namespaces,
+					this.labelSelector, this.owned);
+		}
+
 	}
 
 }

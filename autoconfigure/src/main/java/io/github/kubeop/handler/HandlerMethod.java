@@ -60,29 +60,44 @@ public final class HandlerMethod {
 
 	private static final Set<Class<?>> RETURN_TYPES = Set.of(void.class, Void.class, Duration.class, Result.class);
 
-	private final Object bean;
-
-	private final Method method;
-
 	private final Kind kind;
 
 	private final Class<? extends KubernetesObject> resourceType;
 
-	private final Argument[] arguments;
+	private final Invoker<Object> invoker;
+
+	private final String description;
 
 	private final boolean resync;
 
 	private final boolean generationChanged;
 
-	private HandlerMethod(Object bean, Method method, Kind kind, Class<? extends KubernetesObject> resourceType,
-			Argument[] arguments, boolean resync, boolean generationChanged) {
-		this.bean = bean;
-		this.method = method;
+	@SuppressWarnings("unchecked")
+	private HandlerMethod(Kind kind, Class<? extends KubernetesObject> resourceType, Invoker<?> invoker,
+			String description, boolean resync, boolean generationChanged) {
 		this.kind = kind;
 		this.resourceType = resourceType;
-		this.arguments = arguments;
+		this.invoker = (Invoker<Object>) invoker;
+		this.description = description;
 		this.resync = resync;
 		this.generationChanged = generationChanged;
+	}
+
+	/**
+	 * Returns a handler method backed by code rather than an annotated method, for the
+	 * programmatic {@link HandlerRegistrar}.
+	 * @param <T> the resource type
+	 * @param kind what it handles
+	 * @param resourceType the resource type
+	 * @param description a name for logs
+	 * @param resync whether it wants resync calls (updates only)
+	 * @param generationChanged whether it wants generation changes only (updates only)
+	 * @param invoker the code to call
+	 * @return the handler method
+	 */
+	public static <T extends KubernetesObject> HandlerMethod of(Kind kind, Class<T> resourceType, String description,
+			boolean resync, boolean generationChanged, Invoker<T> invoker) {
+		return new HandlerMethod(kind, resourceType, invoker, description, resync, generationChanged);
 	}
 
 	/**
@@ -152,7 +167,8 @@ public final class HandlerMethod {
 		else if (objectPositions.size() == 1) {
 			arguments[objectPositions.get(0)] = Argument.NEW;
 		}
-		return new HandlerMethod(bean, invocable, kind, resourceType, arguments, resync, generationChanged);
+		return new HandlerMethod(kind, resourceType, reflective(bean, invocable, arguments),
+				InvalidHandlerMethodException.describe(method), resync, generationChanged);
 	}
 
 	/**
@@ -188,14 +204,6 @@ public final class HandlerMethod {
 	}
 
 	/**
-	 * Returns the method, for messages.
-	 * @return the method
-	 */
-	public Method method() {
-		return this.method;
-	}
-
-	/**
 	 * Calls the method.
 	 * @param oldObject the old object (updates), or {@code null}
 	 * @param newObject the object
@@ -204,36 +212,63 @@ public final class HandlerMethod {
 	 * @throws Exception what the method threw
 	 */
 	Duration invoke(Object oldObject, Object newObject, HandlerContext context) throws Exception {
-		Object[] values = new Object[this.arguments.length];
-		for (int i = 0; i < values.length; i++) {
-			values[i] = switch (this.arguments[i]) {
-				case OLD -> oldObject;
-				case NEW -> newObject;
-				case CONTEXT -> context;
-			};
-		}
-		Object returned;
-		try {
-			returned = this.method.invoke(this.bean, values);
-		}
-		catch (InvocationTargetException ex) {
-			if (ex.getCause() instanceof Exception exception) {
-				throw exception;
+		return this.invoker.invoke(oldObject, newObject, context);
+	}
+
+	private static Invoker<Object> reflective(Object bean, Method method, Argument[] arguments) {
+		return (oldObject, newObject, context) -> {
+			Object[] values = new Object[arguments.length];
+			for (int i = 0; i < values.length; i++) {
+				values[i] = switch (arguments[i]) {
+					case OLD -> oldObject;
+					case NEW -> newObject;
+					case CONTEXT -> context;
+				};
 			}
-			throw ex;
-		}
-		catch (IllegalArgumentException | IllegalAccessException ex) {
-			throw new ProgrammingError("Kubeop could not call " + this + ": " + ex.getMessage(), ex);
-		}
-		if (returned instanceof Duration duration) {
-			return duration;
-		}
-		return (returned instanceof Result result) ? result.requeueAfter() : null;
+			Object returned;
+			try {
+				returned = method.invoke(bean, values);
+			}
+			catch (InvocationTargetException ex) {
+				if (ex.getCause() instanceof Exception exception) {
+					throw exception;
+				}
+				throw ex;
+			}
+			catch (IllegalArgumentException | IllegalAccessException ex) {
+				throw new ProgrammingError("Kubeop could not call " + InvalidHandlerMethodException.describe(method)
+						+ ": " + ex.getMessage(), ex);
+			}
+			if (returned instanceof Duration duration) {
+				return duration;
+			}
+			return (returned instanceof Result result) ? result.requeueAfter() : null;
+		};
 	}
 
 	@Override
 	public String toString() {
-		return InvalidHandlerMethodException.describe(this.method);
+		return this.description;
+	}
+
+	/**
+	 * The code behind a handler method.
+	 *
+	 * @param <T> the resource type
+	 */
+	@FunctionalInterface
+	public interface Invoker<T> {
+
+		/**
+		 * Handles an event.
+		 * @param oldObject the state delivered before (updates), or {@code null}
+		 * @param object the object
+		 * @param context the call context
+		 * @return when to call again, or {@code null}
+		 * @throws Exception to be retried with back-off
+		 */
+		Duration invoke(T oldObject, T object, HandlerContext context) throws Exception;
+
 	}
 
 	/**

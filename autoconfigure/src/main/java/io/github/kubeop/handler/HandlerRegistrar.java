@@ -58,6 +58,8 @@ public class HandlerRegistrar {
 
 	private final List<Controller<?>> controllers = new ArrayList<>();
 
+	private boolean workersRunning;
+
 	/**
 	 * Creates a new registrar.
 	 * @param informers the informers to listen to, and to create missing ones in
@@ -91,7 +93,45 @@ public class HandlerRegistrar {
 				this.workerCounts.apply(endpoint.name()), this.observer);
 		endpoint.owned().forEach((type, informerName) -> watchOwned(controller, type, informerName));
 		this.controllers.add(controller);
+		if (this.workersRunning) {
+			controller.startWorkers();
+		}
 		return controller;
+	}
+
+	/**
+	 * Starts the workers of every handler, and of handlers registered later.
+	 */
+	public synchronized void startWorkers() {
+		this.workersRunning = true;
+		this.controllers.forEach(Controller::startWorkers);
+	}
+
+	/**
+	 * Stops the workers of every handler, letting running calls finish within the
+	 * timeout; queues keep collecting keys for {@link #startWorkers()}.
+	 * @param timeout how long running calls may take to finish, for all handlers together
+	 * @return whether every worker stopped in time
+	 */
+	public synchronized boolean stopWorkers(Duration timeout) {
+		this.workersRunning = false;
+		long deadline = System.nanoTime() + timeout.toNanos();
+		boolean stopped = true;
+		for (Controller<?> controller : this.controllers) {
+			stopped &= controller.stopWorkers(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+		}
+		return stopped;
+	}
+
+	/**
+	 * Stops for good: queues take no more keys, and running calls get the timeout to
+	 * finish.
+	 * @param timeout how long running calls may take to finish, for all handlers together
+	 * @return whether every worker stopped in time
+	 */
+	public synchronized boolean shutdown(Duration timeout) {
+		this.controllers.forEach((controller) -> controller.queue().shutDown());
+		return stopWorkers(timeout);
 	}
 
 	/**
@@ -134,7 +174,11 @@ public class HandlerRegistrar {
 			.orElseThrow(() -> new IllegalStateException("Handler '" + handler + "' takes " + type.getName()
 					+ ", which is not a generated model; configure an informer for it under "
 					+ "kubeop.informers.resources and name it in the annotation's 'informer' attribute"));
-		String apiVersion = gvk.getGroup().isEmpty() ? gvk.getVersion() : gvk.getGroup() + "/" + gvk.getVersion();
+		// generated model names carry no group (V1Deployment): ask the server which group
+		// serves the kind
+		String apiVersion = gvk.getGroup().isEmpty()
+				? this.informers.discovery().apiVersionOf(gvk.getVersion(), gvk.getKind())
+				: gvk.getGroup() + "/" + gvk.getVersion();
 		InformerSpec spec = InformerSpec.of(decapitalize(type.getSimpleName()), apiVersion, gvk.getKind(), type)
 			.withNamespaces(this.defaultNamespaces.toArray(String[]::new))
 			.withResyncPeriod(this.defaultResyncPeriod);

@@ -17,7 +17,6 @@
 package io.github.kubeop.handler;
 
 import java.time.Duration;
-import java.util.List;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -73,27 +72,20 @@ public class HandlersLifecycle implements SmartLifecycle {
 	 * Starts every handler's workers (leadership won).
 	 */
 	public void startWorkers() {
-		this.registrar.controllers().forEach(Controller::startWorkers);
+		this.registrar.startWorkers();
 	}
 
 	/**
 	 * Stops every handler's workers, letting running calls finish (leadership lost).
 	 */
 	public void stopWorkers() {
-		this.registrar.controllers().forEach((controller) -> controller.stopWorkers(this.shutdownTimeout));
+		this.registrar.stopWorkers(this.shutdownTimeout);
 	}
 
 	@Override
 	public void stop() {
-		List<Controller<?>> controllers = List.copyOf(this.registrar.controllers());
-		controllers.forEach((controller) -> controller.queue().shutDown());
-		long deadline = System.nanoTime() + this.shutdownTimeout.toNanos();
-		for (Controller<?> controller : controllers) {
-			Duration remaining = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-			if (!controller.stopWorkers(remaining)) {
-				logger.warn("Handler " + controller.name() + " did not finish within "
-						+ this.shutdownTimeout.toSeconds() + " s of shutdown");
-			}
+		if (!this.registrar.shutdown(this.shutdownTimeout)) {
+			logger.warn("Handlers did not finish within " + this.shutdownTimeout.toSeconds() + " s of shutdown");
 		}
 		this.running = false;
 	}

@@ -88,6 +88,14 @@ public class InformerRegistry {
 	}
 
 	/**
+	 * Returns the discovery this registry resolves resources with.
+	 * @return the discovery
+	 */
+	public ResourceDiscovery discovery() {
+		return this.discovery;
+	}
+
+	/**
 	 * Returns the informer registered under a name.
 	 * @param name the informer name
 	 * @return the informer, or {@code null}

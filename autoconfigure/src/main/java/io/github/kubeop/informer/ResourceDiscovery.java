@@ -80,6 +80,56 @@ public class ResourceDiscovery {
 	}
 
 	/**
+	 * Finds the API version that serves a kind in a version when the group is not known,
+	 * as for generated models whose class name carries no group ({@code V1Deployment}):
+	 * the core group if it serves the kind, else the one group that does.
+	 * @param version the version, such as {@code v1}
+	 * @param kind the kind, such as {@code Deployment}
+	 * @return the API version, such as {@code apps/v1}
+	 * @throws UnknownResourceException if no group serves it, or several besides the core
+	 * group do
+	 */
+	public String apiVersionOf(String version, String kind) {
+		if (serves(version, kind)) {
+			return version;
+		}
+		List<String> candidates = new ArrayList<>();
+		try {
+			String body = ApiRequests.execute(this.client.getHttpClient(),
+					ApiRequests.get(this.client, "/apis", List.of()));
+			for (JsonElement group : JsonParser.parseString(body).getAsJsonObject().getAsJsonArray("groups")) {
+				for (JsonElement served : group.getAsJsonObject().getAsJsonArray("versions")) {
+					String groupVersion = served.getAsJsonObject().get("groupVersion").getAsString();
+					if (groupVersion.endsWith("/" + version) && serves(groupVersion, kind)) {
+						candidates.add(groupVersion);
+					}
+				}
+			}
+		}
+		catch (ApiException | IOException ex) {
+			throw new InformerException("Could not list the API groups: " + ex.getMessage(), ex);
+		}
+		if (candidates.size() != 1) {
+			throw new UnknownResourceException(version, kind,
+					(candidates.isEmpty() ? "no API group serves "
+							: "several API groups serve (" + String.join(", ", candidates) + ") ") + kind
+							+ " in version " + version
+							+ "; configure the informer with its api-version and name it in the handler");
+		}
+		return candidates.get(0);
+	}
+
+	private boolean serves(String apiVersion, String kind) {
+		try {
+			resolve(apiVersion, kind);
+			return true;
+		}
+		catch (UnknownResourceException ex) {
+			return false;
+		}
+	}
+
+	/**
 	 * Forgets what discovery returned, so that newly installed resources are found.
 	 */
 	public void invalidate() {

@@ -53,6 +53,12 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 
 	private final Ticker ticker;
 
+	/**
+	 * Whether times are taken at all: without metrics, the hot path skips the clock and
+	 * the bookkeeping of add times.
+	 */
+	private final boolean timed;
+
 	private boolean shuttingDown;
 
 	/**
@@ -65,6 +71,7 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 		this.name = name;
 		this.metrics = metrics;
 		this.ticker = ticker;
+		this.timed = metrics != QueueMetrics.NOOP;
 	}
 
 	/**
@@ -90,8 +97,10 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 			if (this.shuttingDown || !this.dirty.add(item)) {
 				return;
 			}
-			this.metrics.added();
-			this.addedAt.putIfAbsent(item, this.ticker.nanoTime());
+			if (this.timed) {
+				this.metrics.added();
+				this.addedAt.putIfAbsent(item, this.ticker.nanoTime());
+			}
 			if (this.processing.containsKey(item)) {
 				return;
 			}
@@ -114,9 +123,12 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 				return null;
 			}
 			K item = this.queue.pollFirst();
-			long now = this.ticker.nanoTime();
-			Long added = this.addedAt.remove(item);
-			this.metrics.taken((added != null) ? now - added : 0);
+			long now = 0;
+			if (this.timed) {
+				now = this.ticker.nanoTime();
+				Long added = this.addedAt.remove(item);
+				this.metrics.taken((added != null) ? now - added : 0);
+			}
 			this.processing.put(item, now);
 			this.dirty.remove(item);
 			return item;
@@ -131,7 +143,7 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 		this.lock.lock();
 		try {
 			Long started = this.processing.remove(item);
-			if (started != null) {
+			if (started != null && this.timed) {
 				this.metrics.done(this.ticker.nanoTime() - started);
 			}
 			if (this.dirty.contains(item)) {
@@ -198,10 +210,14 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 
 	/**
 	 * Returns how long the items being processed have been processed, added up
-	 * (controller-runtime's {@code workqueue_unfinished_work_seconds}).
+	 * (controller-runtime's {@code workqueue_unfinished_work_seconds}); zero for a queue
+	 * without metrics.
 	 * @return the unfinished work in nanoseconds
 	 */
 	public long unfinishedWorkNanos() {
+		if (!this.timed) {
+			return 0;
+		}
 		this.lock.lock();
 		try {
 			long now = this.ticker.nanoTime();
@@ -218,6 +234,9 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 	 * @return the longest processing time in nanoseconds
 	 */
 	public long longestRunningProcessorNanos() {
+		if (!this.timed) {
+			return 0;
+		}
 		this.lock.lock();
 		try {
 			long now = this.ticker.nanoTime();

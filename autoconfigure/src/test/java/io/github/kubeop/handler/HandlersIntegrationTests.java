@@ -37,10 +37,17 @@ import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentSpec;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -249,6 +256,77 @@ class HandlersIntegrationTests {
 			});
 	}
 
+	@Test
+	void annotationFiltersSelectNamespaceAndLabels(ControlPlane controlPlane, TestNamespace namespace) {
+		FilteredHandler handler = new FilteredHandler();
+		runner(controlPlane, namespace).withBean(FilteredHandler.class, () -> handler).run((context) -> {
+			assertThat(context).hasNotFailed();
+			api.createNamespacedConfigMap(namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("tier-web").labels(Map.of("tier", "web"))))
+				.execute();
+			api.createNamespacedConfigMap(namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("tier-db").labels(Map.of("tier", "db"))))
+				.execute();
+			await().atMost(Duration.ofSeconds(10)).until(() -> handler.added.contains("tier-web"));
+			Thread.sleep(500);
+			assertThat(handler.added).containsExactly("tier-web");
+		});
+	}
+
+	@Test
+	void generationChangedSkipsMetadataOnlyUpdates(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		SpecWatcher handler = new SpecWatcher();
+		runner(controlPlane, namespace).withBean(SpecWatcher.class, () -> handler).run((context) -> {
+			assertThat(context).hasNotFailed();
+			AppsV1Api apps = new AppsV1Api(client);
+			apps.createNamespacedDeployment(namespace.name(), deployment("web", 1)).execute();
+			await().atMost(Duration.ofSeconds(10)).until(() -> handler.adds.get() == 1);
+			V1Deployment labelled = apps.readNamespacedDeployment("web", namespace.name()).execute();
+			labelled.getMetadata().putLabelsItem("touched", "yes");
+			apps.replaceNamespacedDeployment("web", namespace.name(), labelled).execute();
+			Thread.sleep(1000);
+			assertThat(handler.specChanges).isEmpty();
+			V1Deployment scaled = apps.readNamespacedDeployment("web", namespace.name()).execute();
+			scaled.getSpec().setReplicas(3);
+			apps.replaceNamespacedDeployment("web", namespace.name(), scaled).execute();
+			await().atMost(Duration.ofSeconds(10)).until(() -> handler.specChanges.size() == 1);
+			assertThat(handler.specChanges.get(0)).isEqualTo("1->3");
+		});
+	}
+
+	@Test
+	void programmaticRegistrationWorksWithoutAnnotations(ControlPlane controlPlane, TestNamespace namespace) {
+		runner(controlPlane, namespace).run((context) -> {
+			assertThat(context).hasNotFailed();
+			List<String> added = new CopyOnWriteArrayList<>();
+			List<String> deleted = new CopyOnWriteArrayList<>();
+			context.getBean(HandlerRegistrar.class)
+				.register(HandlerEndpoint.builder("programmatic", V1ConfigMap.class)
+					.labelSelector("made-by=code")
+					.onAdd((configMap) -> added.add(configMap.getMetadata().getName()))
+					.onDelete((configMap) -> deleted.add(configMap.getMetadata().getName()))
+					.build());
+			api.createNamespacedConfigMap(namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("coded").labels(Map.of("made-by", "code"))))
+				.execute();
+			await().atMost(Duration.ofSeconds(10)).until(() -> added.contains("coded"));
+			api.deleteNamespacedConfigMap("coded", namespace.name()).execute();
+			await().atMost(Duration.ofSeconds(10)).until(() -> deleted.contains("coded"));
+			assertThat(added).containsExactly("coded");
+		});
+	}
+
+	private static V1Deployment deployment(String name, int replicas) {
+		Map<String, String> labels = Map.of("app", name);
+		V1PodSpec pod = new V1PodSpec().addContainersItem(new V1Container().name("main").image("busybox"))
+			.overhead(null);
+		return new V1Deployment().metadata(new V1ObjectMeta().name(name))
+			.spec(new V1DeploymentSpec().replicas(replicas)
+				.selector(new V1LabelSelector().matchLabels(labels))
+				.template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(labels)).spec(pod)));
+	}
+
 	private static void create(TestNamespace namespace, String name, Map<String, String> data) throws ApiException {
 		api.createNamespacedConfigMap(namespace.name(),
 				new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(data))
@@ -382,6 +460,39 @@ class HandlersIntegrationTests {
 					.isEqualTo(newObject.getMetadata().getResourceVersion());
 				this.optedIn.add(context);
 			}
+		}
+
+	}
+
+	static class FilteredHandler {
+
+		final List<String> added = new CopyOnWriteArrayList<>();
+
+		@OnAdd(labelSelector = "tier in (web, cache)")
+		void added(V1ConfigMap configMap) {
+			this.added.add(configMap.getMetadata().getName());
+		}
+
+		@OnDelete
+		void removed(V1ConfigMap configMap) {
+		}
+
+	}
+
+	static class SpecWatcher {
+
+		final AtomicInteger adds = new AtomicInteger();
+
+		final List<String> specChanges = new CopyOnWriteArrayList<>();
+
+		@OnAdd
+		void added(V1Deployment deployment) {
+			this.adds.incrementAndGet();
+		}
+
+		@OnUpdate(generationChanged = true)
+		void specChanged(V1Deployment oldDeployment, V1Deployment newDeployment) {
+			this.specChanges.add(oldDeployment.getSpec().getReplicas() + "->" + newDeployment.getSpec().getReplicas());
 		}
 
 	}

@@ -31,6 +31,7 @@ import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.queue.RateLimitingQueue;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.openapi.ApiException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -314,6 +315,12 @@ public final class Controller<T extends KubernetesObject> {
 			Thread.currentThread().interrupt();
 			return false;
 		}
+	}
+
+	private static String describe(Exception ex) {
+		// an ApiException's own text is empty; its status code is what says what went
+		// wrong
+		return (ex instanceof ApiException api) ? "HTTP " + api.getCode() + " from the API server" : ex.toString();
 	}
 
 	static String key(KubernetesObject object) {

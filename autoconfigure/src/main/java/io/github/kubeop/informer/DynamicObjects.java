@@ -18,6 +18,7 @@ package io.github.kubeop.informer;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonParseException;
+import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 
 /**
@@ -28,7 +29,9 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
  */
 public final class DynamicObjects {
 
-	private static final Gson gson = new Gson();
+	// the client's Gson reads Kubernetes timestamps and quantities, so V1ObjectMeta works
+	// in user classes
+	private static final Gson gson = new JSON().getGson();
 
 	private DynamicObjects() {
 	}

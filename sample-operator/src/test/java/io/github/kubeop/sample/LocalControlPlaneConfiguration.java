@@ -49,14 +49,17 @@ class LocalControlPlaneConfiguration {
 		return controlPlane::kubeconfig;
 	}
 
+	static boolean clusterConfigured() {
+		String kubeconfig = System.getenv("KUBECONFIG");
+		return (kubeconfig != null && !kubeconfig.isBlank())
+				|| Files.exists(Path.of(System.getProperty("user.home"), ".kube", "config"));
+	}
+
 	static class NoClusterConfigured implements org.springframework.context.annotation.Condition {
 
 		@Override
 		public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
-			String kubeconfig = System.getenv("KUBECONFIG");
-			return context.getEnvironment().getProperty("kubeop.client.kubeconfig") == null
-					&& (kubeconfig == null || kubeconfig.isBlank())
-					&& !Files.exists(Path.of(System.getProperty("user.home"), ".kube", "config"));
+			return context.getEnvironment().getProperty("kubeop.client.kubeconfig") == null && !clusterConfigured();
 		}
 
 	}

@@ -16,17 +16,22 @@
 
 package io.github.kubeop.sample;
 
+import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 
-import io.github.kubeop.autoconfigure.KubernetesConnectionDetails;
+import com.google.gson.JsonObject;
 import io.github.kubeop.test.KubernetesTest;
+import io.github.kubeop.test.Manifests;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -36,34 +41,124 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample operator end to end against a real API server.
+ * The sample operator end to end against a real API server, running as its service
+ * account with exactly the shipped RBAC (deploy/rbac.yaml).
  *
  * @author Kubeop authors
  */
 @KubernetesTest
 class SampleOperatorApplicationTests {
 
+	private static final String IDENTITY = "system:serviceaccount:kubeop-sample:kubeop-sample-operator";
+
+	@BeforeAll
+	static void install(ApiClient admin) {
+		Manifests manifests = new Manifests(admin);
+		manifests.apply("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: kubeop-sample\n", null);
+		manifests.apply(Path.of("deploy/crd.yaml"), null);
+		manifests.apply(Path.of("deploy/rbac.yaml"), null);
+	}
+
 	@Test
-	void greetingIsAnsweredWithAnOwnedReply(ControlPlane controlPlane, ApiClient client, TestNamespace namespace)
-			throws Exception {
-		CoreV1Api api = new CoreV1Api(client);
+	void siteIsReconciledRepairedUpdatedAndCleanedUp(ControlPlane controlPlane, ApiClient admin,
+			TestNamespace namespace) throws Exception {
+		ApiClient operatorIdentity = controlPlane.apiClientFor(IDENTITY, "system:serviceaccounts",
+				"system:serviceaccounts:kubeop-sample", "system:authenticated");
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SampleOperatorApplication.class)
 			.initializers((applicationContext) -> applicationContext.getBeanFactory()
-				.registerSingleton("testConnectionDetails", (KubernetesConnectionDetails) controlPlane::kubeconfig))
-			.run("--kubeop.informers.resources.greetings.namespaces=" + namespace.name(),
-					"--spring.main.banner-mode=off")) {
-			V1ConfigMap greeting = api
-				.createNamespacedConfigMap(namespace.name(), new V1ConfigMap()
-					.metadata(new V1ObjectMeta().name("hi").labels(Map.of(GreetingReconciler.GREETING_LABEL, "true")))
-					.data(Map.of("from", "a test")))
-				.execute();
-			await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-				V1ConfigMap reply = api.readNamespacedConfigMap("hi-reply", namespace.name()).execute();
-				assertThat(reply.getData()).containsEntry("reply", "Hello back, a test!");
-				assertThat(reply.getMetadata().getOwnerReferences()).singleElement()
-					.satisfies((owner) -> assertThat(owner.getUid()).isEqualTo(greeting.getMetadata().getUid()));
+				.registerSingleton("testConnection", operatorIdentity))
+			.run("--kubeop.informers.namespaces=" + namespace.name(), "--spring.main.banner-mode=off",
+					"--server.port=0")) {
+			assertThat(context.getBean(ApiClient.class)).isSameAs(operatorIdentity);
+			SiteDirectory directory = context.getBean(SiteDirectory.class);
+			AppsV1Api apps = new AppsV1Api(admin);
+			CoreV1Api core = new CoreV1Api(admin);
+			DynamicKubernetesApi sites = new DynamicKubernetesApi("sample.kubeop.io", "v1alpha1", "staticsites", admin);
+			Manifests manifests = new Manifests(admin);
+			manifests.apply(site(2, "<h1>one</h1>"), namespace.name());
+
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+				JsonObject status = status(sites, namespace);
+				assertThat(status.get("observedGeneration").getAsLong()).isEqualTo(generation(sites, namespace));
+				assertThat(status.toString()).contains("\"type\":\"Ready\"").contains("\"status\":\"True\"");
 			});
+			V1Deployment deployment = apps.readNamespacedDeployment("shop", namespace.name()).execute();
+			assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
+			assertThat(deployment.getMetadata().getOwnerReferences()).singleElement()
+				.satisfies((owner) -> assertThat(owner.getKind()).isEqualTo("StaticSite"));
+			assertThat(core.readNamespacedService("shop", namespace.name()).execute()).isNotNull();
+			assertThat(core.readNamespacedConfigMap("shop-pages", namespace.name()).execute().getData())
+				.containsEntry("index.html", "<h1>one</h1>");
+			assertThat(directory.entries()).containsEntry(namespace.name() + "/shop",
+					"http://shop." + namespace.name() + ".svc");
+
+			manifests.apply(site(3, "<h1>two</h1>"), namespace.name());
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+				assertThat(apps.readNamespacedDeployment("shop", namespace.name()).execute().getSpec().getReplicas())
+					.isEqualTo(3);
+				assertThat(core.readNamespacedConfigMap("shop-pages", namespace.name()).execute().getData())
+					.containsEntry("index.html", "<h1>two</h1>");
+				assertThat(status(sites, namespace).get("observedGeneration").getAsLong())
+					.isEqualTo(generation(sites, namespace));
+			});
+
+			String uid = apps.readNamespacedDeployment("shop", namespace.name()).execute().getMetadata().getUid();
+			apps.deleteNamespacedDeployment("shop", namespace.name()).execute();
+			await().atMost(Duration.ofSeconds(30))
+				.untilAsserted(() -> assertThat(
+						apps.readNamespacedDeployment("shop", namespace.name()).execute().getMetadata().getUid())
+					.isNotEqualTo(uid));
+
+			sites.delete(namespace.name(), "shop").throwsApiException();
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+				assertThat(sites.get(namespace.name(), "shop").getHttpStatusCode()).isEqualTo(404);
+				assertThat(notFound(() -> apps.readNamespacedDeployment("shop", namespace.name()).execute())).isTrue();
+				assertThat(notFound(() -> core.readNamespacedService("shop", namespace.name()).execute())).isTrue();
+				assertThat(notFound(() -> core.readNamespacedConfigMap("shop-pages", namespace.name()).execute()))
+					.isTrue();
+			});
+			assertThat(directory.entries()).doesNotContainKey(namespace.name() + "/shop");
 		}
+	}
+
+	private static String site(int replicas, String index) {
+		return """
+				apiVersion: sample.kubeop.io/v1alpha1
+				kind: StaticSite
+				metadata:
+				  name: shop
+				spec:
+				  replicas: %d
+				  pages:
+				    index.html: "%s"
+				""".formatted(replicas, index);
+	}
+
+	private static JsonObject status(DynamicKubernetesApi sites, TestNamespace namespace) throws ApiException {
+		DynamicKubernetesObject site = sites.get(namespace.name(), "shop").throwsApiException().getObject();
+		assertThat(site.getRaw().has("status")).as("status written").isTrue();
+		return site.getRaw().getAsJsonObject("status");
+	}
+
+	private static long generation(DynamicKubernetesApi sites, TestNamespace namespace) throws ApiException {
+		return sites.get(namespace.name(), "shop").throwsApiException().getObject().getMetadata().getGeneration();
+	}
+
+	private static boolean notFound(Read read) {
+		try {
+			read.read();
+			return false;
+		}
+		catch (ApiException ex) {
+			return ex.getCode() == 404;
+		}
+	}
+
+	@FunctionalInterface
+	interface Read {
+
+		Object read() throws ApiException;
+
 	}
 
 }

@@ -16,64 +16,70 @@
 
 package io.github.kubeop.sample;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 
+import io.github.kubeop.test.Manifests;
+import io.github.kubeop.test.controlplane.ControlPlanes;
+import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.kubernetes.client.openapi.models.V1Namespace;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 /**
  * Runs the sample operator for development: against a local control plane when no cluster
- * is configured, with the example greeting applied. With {@code --demo} it exits once the
- * reply is there; without it, it runs until Ctrl-C.
+ * is configured, with its CustomResourceDefinition installed and the example site
+ * applied. With {@code --demo} it exits once the site is Ready; without it, it runs until
+ * Ctrl-C.
  *
  * @author Kubeop authors
  */
 public class TestSampleOperatorApplication {
 
-	public static void main(String[] args) {
+	private static final Log logger = LogFactory.getLog(TestSampleOperatorApplication.class);
+
+	public static void main(String[] args) throws IOException {
+		// a free port, so that the demo never collides with whatever listens on 8080
+		System.setProperty("server.port", System.getProperty("server.port", "0"));
+		ApiClient client = LocalControlPlaneConfiguration.clusterConfigured() ? ClientBuilder.standard().build()
+				: ControlPlanes.shared().apiClient();
+		Manifests manifests = new Manifests(client);
+		manifests.apply("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: kubeop-sample\n", null);
+		manifests.apply(Path.of("deploy/crd.yaml"), null);
+		logger.info("Installed CustomResourceDefinition staticsites.sample.kubeop.io");
 		SpringApplication.from(SampleOperatorApplication::main)
-			.with(LocalControlPlaneConfiguration.class, ExampleGreeting.class)
+			.with(LocalControlPlaneConfiguration.class, ExampleSite.class)
 			.run(args);
 	}
 
 	@TestConfiguration(proxyBeanMethods = false)
-	static class ExampleGreeting {
+	static class ExampleSite {
 
-		private static final Log logger = LogFactory.getLog(ExampleGreeting.class);
+		private static final Log logger = LogFactory.getLog(ExampleSite.class);
 
 		@Bean
-		ApplicationRunner applyExampleGreeting(ApiClient client, ConfigurableApplicationContext context) {
+		ApplicationRunner applyExampleSite(ApiClient client, ConfigurableApplicationContext context,
+				Lister<DynamicKubernetesObject> staticSitesLister) {
 			return (arguments) -> {
-				CoreV1Api api = new CoreV1Api(client);
-				createIgnoringConflict(
-						() -> api.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name("kubeop-sample")))
-							.execute());
-				createIgnoringConflict(
-						() -> api
-							.createNamespacedConfigMap("kubeop-sample",
-									new V1ConfigMap()
-										.metadata(new V1ObjectMeta().name("hello")
-											.labels(Map.of(GreetingReconciler.GREETING_LABEL, "true")))
-										.data(Map.of("from", "the Kubeop sample")))
-							.execute());
-				logger.info("Applied example greeting kubeop-sample/hello");
+				new Manifests(client).apply(Path.of("deploy/example.yaml"), "kubeop-sample");
+				logger.info("Applied the example site kubeop-sample/hello (deploy/example.yaml)");
 				if (isDemo(arguments)) {
-					awaitReply(api);
+					awaitReady(staticSitesLister);
+					HealthIndicator health = context.getBean("informersHealthIndicator", HealthIndicator.class);
+					logger.info("Demo done: site kubeop-sample/hello is Ready; informers health is "
+							+ health.health(false).getStatus());
 					System.exit(SpringApplication.exit(context));
 				}
 			};
@@ -83,40 +89,17 @@ public class TestSampleOperatorApplication {
 			return arguments.containsOption("demo");
 		}
 
-		private static void awaitReply(CoreV1Api api) throws ApiException, InterruptedException {
-			Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+		private static void awaitReady(Lister<DynamicKubernetesObject> sites) throws InterruptedException {
+			Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
 			while (Instant.now().isBefore(deadline)) {
-				try {
-					V1ConfigMap reply = api.readNamespacedConfigMap("hello-reply", "kubeop-sample").execute();
-					logger.info("Demo done: kubeop-sample/hello-reply says '" + reply.getData().get("reply") + "'");
+				DynamicKubernetesObject site = sites.namespace("kubeop-sample").get("hello");
+				if (site != null && site.getRaw().has("status")
+						&& site.getRaw().getAsJsonObject("status").toString().contains("\"status\":\"True\"")) {
 					return;
-				}
-				catch (ApiException ex) {
-					if (ex.getCode() != 404) {
-						throw ex;
-					}
 				}
 				Thread.sleep(200);
 			}
-			throw new IllegalStateException("The sample operator did not reply to kubeop-sample/hello within 30 s");
-		}
-
-		private static void createIgnoringConflict(Creation creation) throws ApiException {
-			try {
-				creation.create();
-			}
-			catch (ApiException ex) {
-				if (ex.getCode() != 409) {
-					throw ex;
-				}
-			}
-		}
-
-		@FunctionalInterface
-		interface Creation {
-
-			void create() throws ApiException;
-
+			throw new IllegalStateException("The example site did not become Ready within 60 s");
 		}
 
 	}

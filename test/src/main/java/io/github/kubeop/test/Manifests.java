@@ -149,8 +149,11 @@ public final class Manifests {
 		while (Instant.now().isBefore(deadline)) {
 			JsonObject crd = JsonParser.parseString(execute(request(path, List.of()).newBuilder().get().build(), path))
 				.getAsJsonObject();
-			if (crd.has("status") && crd.getAsJsonObject("status").has("conditions")) {
-				for (JsonElement condition : crd.getAsJsonObject("status").getAsJsonArray("conditions")) {
+			JsonElement status = crd.get("status");
+			JsonElement conditions = (status != null && status.isJsonObject())
+					? status.getAsJsonObject().get("conditions") : null;
+			if (conditions != null && conditions.isJsonArray()) {
+				for (JsonElement condition : conditions.getAsJsonArray()) {
 					JsonObject c = condition.getAsJsonObject();
 					if ("Established".equals(c.get("type").getAsString())
 							&& "True".equals(c.get("status").getAsString())) {

@@ -136,6 +136,7 @@ class HandlersIntegrationTests {
 			});
 	}
 
+	// tag::retries[]
 	@Test
 	void failingHandlerIsRetriedWithGrowingDelaysUntilItSucceeds(ControlPlane controlPlane, TestNamespace namespace) {
 		FlakyHandler handler = new FlakyHandler("flaky", 3);
@@ -157,6 +158,7 @@ class HandlersIntegrationTests {
 				assertThat(gaps.get(2)).isGreaterThanOrEqualTo(Duration.ofMillis(400).toNanos());
 			});
 	}
+	// end::retries[]
 
 	@Test
 	void terminalExceptionStopsRetriesUntilTheObjectChanges(ControlPlane controlPlane, TestNamespace namespace) {

@@ -80,6 +80,7 @@ import org.springframework.stereotype.Component;
  *
  * @author Kubeop authors
  */
+// tag::handlers[]
 @Component
 @Owns(value = V1Deployment.class, informer = "deployments")
 @Owns(value = V1Service.class, informer = "services")
@@ -156,6 +157,7 @@ class StaticSiteReconciler {
 	void deleted(DynamicKubernetesObject site) {
 		logger.info("Site " + key(site.getMetadata()) + " is gone");
 	}
+	// end::handlers[]
 
 	void reconcile(DynamicKubernetesObject object) throws ApiException {
 		StaticSite site = DynamicObjects.convert(object, StaticSite.class);

@@ -59,6 +59,7 @@ class SampleOperatorApplicationTests {
 		manifests.apply(Path.of("deploy/rbac.yaml"), null);
 	}
 
+	// tag::e2e[]
 	@Test
 	void siteIsReconciledRepairedUpdatedAndCleanedUp(ControlPlane controlPlane, ApiClient admin,
 			TestNamespace namespace) throws Exception {
@@ -120,6 +121,7 @@ class SampleOperatorApplicationTests {
 			assertThat(directory.entries()).doesNotContainKey(namespace.name() + "/shop");
 		}
 	}
+	// end::e2e[]
 
 	private static String site(int replicas, String index) {
 		return """

@@ -1,0 +1,4 @@
+/**
+ * Build-time tools of the reference documentation.
+ */
+package io.github.kubeop.docs;

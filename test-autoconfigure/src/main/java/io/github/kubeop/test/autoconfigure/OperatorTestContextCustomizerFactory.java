@@ -1,0 +1,74 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.test.autoconfigure;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import io.github.kubeop.autoconfigure.KubernetesConnectionDetails;
+import io.github.kubeop.test.Manifests;
+import io.github.kubeop.test.controlplane.ControlPlane;
+import io.github.kubeop.test.controlplane.ControlPlanes;
+
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.test.context.ContextConfigurationAttributes;
+import org.springframework.test.context.ContextCustomizer;
+import org.springframework.test.context.ContextCustomizerFactory;
+import org.springframework.test.context.MergedContextConfiguration;
+
+/**
+ * Connects a {@link KubeopOperatorTest} application to the shared control plane and
+ * applies its manifests before the context refreshes.
+ *
+ * @author Kubeop authors
+ */
+class OperatorTestContextCustomizerFactory implements ContextCustomizerFactory {
+
+	@Override
+	public ContextCustomizer createContextCustomizer(Class<?> testClass,
+			List<ContextConfigurationAttributes> configAttributes) {
+		MergedAnnotation<KubeopOperatorTest> annotation = MergedAnnotations
+			.from(testClass, MergedAnnotations.SearchStrategy.TYPE_HIERARCHY)
+			.get(KubeopOperatorTest.class);
+		return annotation.isPresent()
+				? new OperatorTestContextCustomizer(List.of(annotation.getStringArray("manifests"))) : null;
+	}
+
+	/**
+	 * Registers the control plane's connection details and applies the manifests.
+	 *
+	 * @param manifests the manifest paths
+	 */
+	record OperatorTestContextCustomizer(List<String> manifests) implements ContextCustomizer {
+
+		@Override
+		public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration configuration) {
+			ControlPlane controlPlane = ControlPlanes.shared();
+			if (!this.manifests.isEmpty()) {
+				Manifests applier = new Manifests(controlPlane.apiClient());
+				this.manifests.forEach((manifest) -> applier.apply(Path.of(manifest), "default"));
+			}
+			context.getBeanFactory()
+				.registerSingleton("kubeopTestConnectionDetails",
+						(KubernetesConnectionDetails) controlPlane::kubeconfig);
+		}
+
+	}
+
+}

@@ -21,7 +21,9 @@ import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -77,6 +79,8 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	private final AtomicLong relists = new AtomicLong();
 
 	private final AtomicLong watches = new AtomicLong();
+
+	private final AtomicLong skipped = new AtomicLong();
 
 	private volatile boolean running;
 
@@ -159,6 +163,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	private void list() throws ApiException, IOException {
 		this.state = this.synced ? this.state : WatchState.LISTING;
 		List<T> objects = new ArrayList<>();
+		Set<String> unreadable = new HashSet<>();
 		String continueToken = null;
 		String resourceVersion;
 		do {
@@ -174,7 +179,13 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 				// list items carry no apiVersion and kind; dynamic objects need them
 				object.addProperty("apiVersion", this.informer.resource().apiVersion());
 				object.addProperty("kind", this.informer.resource().kind());
-				objects.add(this.informer.convert(object));
+				T converted = convert(object);
+				if (converted != null) {
+					objects.add(converted);
+				}
+				else {
+					unreadable.add(key(object.getAsJsonObject("metadata")));
+				}
 			}
 			JsonObject metadata = page.getAsJsonObject("metadata");
 			resourceVersion = metadata.has("resourceVersion") ? metadata.get("resourceVersion").getAsString() : null;
@@ -182,7 +193,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 					? metadata.get("continue").getAsString() : null;
 		}
 		while (continueToken != null && this.running);
-		this.informer.replace(this.namespace, objects);
+		this.informer.replace(this.namespace, objects, unreadable);
 		this.lastResourceVersion = resourceVersion;
 		this.relists.incrementAndGet();
 		this.synced = true;
@@ -250,13 +261,50 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			this.lastResourceVersion = metadata.get("resourceVersion").getAsString();
 		}
 		switch (type) {
-			case "ADDED", "MODIFIED" -> this.informer.upsert(this.informer.convert(object));
-			case "DELETED" -> this.informer.delete(this.informer.convert(object));
+			case "ADDED", "MODIFIED" -> {
+				// an unreadable new state is skipped: the last readable one stays cached
+				T converted = convert(object);
+				if (converted != null) {
+					this.informer.upsert(converted);
+				}
+			}
+			case "DELETED" -> {
+				T converted = convert(object);
+				if (converted != null) {
+					this.informer.delete(converted);
+				}
+				else {
+					this.informer.deleteKey(key(metadata));
+				}
+			}
 			default -> {
 				// BOOKMARK: only the resourceVersion matters
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * Converts one object; one whose JSON does not fit the Java type is reported with its
+	 * key and skipped, so that it cannot stop the informer.
+	 */
+	private T convert(JsonObject object) {
+		try {
+			return this.informer.convert(object);
+		}
+		catch (RuntimeException ex) {
+			this.skipped.incrementAndGet();
+			JsonObject metadata = object.getAsJsonObject("metadata");
+			logger.warn("Informer '" + this.informer.spec().name() + "' skips " + this.informer.resource().kind() + " "
+					+ ((metadata != null) ? key(metadata) : "(no metadata)") + ": its JSON does not fit "
+					+ this.informer.spec().type().getName() + " (" + ex.getMessage() + ")");
+			return null;
+		}
+	}
+
+	private static String key(JsonObject metadata) {
+		String name = metadata.has("name") ? metadata.get("name").getAsString() : "";
+		return metadata.has("namespace") ? metadata.get("namespace").getAsString() + "/" + name : name;
 	}
 
 	private void failed(String message, Exception ex, boolean configurationError) {
@@ -349,6 +397,10 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	long relists() {
 		return this.relists.get();
+	}
+
+	long skipped() {
+		return this.skipped.get();
 	}
 
 	long watchRestarts() {

@@ -236,8 +236,10 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	 * missing from the list as deletes whose final state is unknown.
 	 * @param namespace the namespace the loop covers, or {@code null} for all
 	 * @param objects the listed objects
+	 * @param unreadable keys of listed objects that could not be read; their last
+	 * readable state stays cached
 	 */
-	void replace(String namespace, List<T> objects) {
+	void replace(String namespace, List<T> objects, Set<String> unreadable) {
 		List<Runnable> notifications = new ArrayList<>();
 		synchronized (this.storeLock) {
 			Set<String> listed = new HashSet<>();
@@ -258,7 +260,7 @@ public final class ResourceInformer<T extends KubernetesObject> {
 			}
 			for (T cached : this.cache.list()) {
 				String key = key(cached);
-				if (owns(namespace, cached) && !listed.contains(key)) {
+				if (owns(namespace, cached) && !listed.contains(key) && !unreadable.contains(key)) {
 					this.cache.delete(cached);
 					counted(this.deleteEvents);
 					notifications
@@ -318,6 +320,32 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	private void counted(AtomicLong counter) {
 		counter.incrementAndGet();
 		this.lastEventNanos = System.nanoTime();
+	}
+
+	/**
+	 * Deletes an object whose final state could not be read, reporting its last readable
+	 * state as the final state unknown.
+	 * @param key the key
+	 */
+	void deleteKey(String key) {
+		T cached;
+		synchronized (this.storeLock) {
+			cached = this.cache.getByKey(key);
+			if (cached == null) {
+				return;
+			}
+			this.cache.delete(cached);
+		}
+		counted(this.deleteEvents);
+		this.handlers.forEach((handler) -> notify(() -> handler.onDelete(cached, true)));
+	}
+
+	/**
+	 * Returns how many objects were skipped because their JSON did not fit the Java type.
+	 * @return the number of skipped objects
+	 */
+	public long skippedObjects() {
+		return this.loops.stream().mapToLong(ListWatch::skipped).sum();
 	}
 
 	private void resync() {

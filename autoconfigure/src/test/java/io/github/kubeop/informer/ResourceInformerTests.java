@@ -18,6 +18,7 @@ package io.github.kubeop.informer;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.openapi.ApiClient;
@@ -64,20 +65,30 @@ class ResourceInformerTests {
 
 	@Test
 	void relistReportsNewChangedAndVanishedObjectsOnly() {
-		this.informer.replace("a", List.of(configMap("a", "one", "1"), configMap("a", "two", "2")));
-		this.informer.replace("a", List.of(configMap("a", "one", "1"), configMap("a", "three", "5")));
-		this.informer.replace("a", List.of(configMap("a", "one", "6"), configMap("a", "three", "5")));
+		this.informer.replace("a", List.of(configMap("a", "one", "1"), configMap("a", "two", "2")), Set.of());
+		this.informer.replace("a", List.of(configMap("a", "one", "1"), configMap("a", "three", "5")), Set.of());
+		this.informer.replace("a", List.of(configMap("a", "one", "6"), configMap("a", "three", "5")), Set.of());
 		assertThat(this.events).containsExactly("add a/one@1", "add a/two@2", "add a/three@5",
 				"delete a/two@2 (final state unknown)", "update a/one@1 -> a/one@6");
 	}
 
 	@Test
 	void relistOfOneNamespaceLeavesTheOthersAlone() {
-		this.informer.replace("a", List.of(configMap("a", "one", "1")));
-		this.informer.replace("b", List.of(configMap("b", "one", "2")));
-		this.informer.replace("a", List.of());
+		this.informer.replace("a", List.of(configMap("a", "one", "1")), Set.of());
+		this.informer.replace("b", List.of(configMap("b", "one", "2")), Set.of());
+		this.informer.replace("a", List.of(), Set.of());
 		assertThat(this.informer.indexer().listKeys()).containsExactly("b/one");
 		assertThat(this.events).containsExactly("add a/one@1", "add b/one@2", "delete a/one@1 (final state unknown)");
+	}
+
+	@Test
+	void unreadableListedObjectKeepsItsLastReadableState() {
+		this.informer.replace("a", List.of(configMap("a", "one", "1")), Set.of());
+		this.informer.replace("a", List.of(), Set.of("a/one"));
+		assertThat(this.informer.indexer().listKeys()).containsExactly("a/one");
+		assertThat(this.events).containsExactly("add a/one@1");
+		this.informer.deleteKey("a/one");
+		assertThat(this.events).containsExactly("add a/one@1", "delete a/one@1 (final state unknown)");
 	}
 
 	@Test
@@ -91,7 +102,7 @@ class ResourceInformerTests {
 
 	@Test
 	void handlerAddedLaterIsToldOfEveryCachedObject() {
-		this.informer.replace("a", List.of(configMap("a", "one", "1")));
+		this.informer.replace("a", List.of(configMap("a", "one", "1")), Set.of());
 		List<String> late = new ArrayList<>();
 		this.informer.addEventHandler(new ResourceEventHandler<>() {
 

@@ -174,7 +174,8 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 		resource.getIndexers().forEach((indexName) -> indexers.put(indexName, (object) -> List.of()));
 		return new InformerSpec(name, resource.getApiVersion().trim(), resource.getKind().trim(), type,
 				new ArrayList<>(namespaces), resource.getLabelSelector(), resource.getFieldSelector(), resync,
-				resource.isStripManagedFields(), indexers, defaults.getPageSize(), defaults.getWatchTimeout());
+				resource.isStripManagedFields(), indexers, defaults.getPageSize(), defaults.getWatchTimeout(),
+				defaults.getStallTimeout());
 	}
 
 	private static Class<?> type(String property, KubeopProperties.Resource resource) {
@@ -199,6 +200,7 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 		requireNotNegative(PREFIX + ".resync-period", informers.getResyncPeriod());
 		requirePositive(PREFIX + ".sync-timeout", informers.getSyncTimeout());
 		requirePositive(PREFIX + ".watch-timeout", informers.getWatchTimeout());
+		requirePositive(PREFIX + ".stall-timeout", informers.getStallTimeout());
 		if (informers.getPageSize() < 1) {
 			throw new InvalidConfigurationPropertyValueException(PREFIX + ".page-size", informers.getPageSize(),
 					"the page size must be at least 1");

@@ -435,6 +435,12 @@ public class KubeopProperties {
 		private Duration watchTimeout = Duration.ofMinutes(5);
 
 		/**
+		 * How long a watch may deliver nothing before it is taken for dead (a half-open
+		 * connection) and replaced. The API server sends a bookmark every minute.
+		 */
+		private Duration stallTimeout = Duration.ofSeconds(150);
+
+		/**
 		 * Number of objects per page of an initial list.
 		 */
 		private int pageSize = 500;
@@ -483,6 +489,14 @@ public class KubeopProperties {
 
 		public void setWatchTimeout(Duration watchTimeout) {
 			this.watchTimeout = watchTimeout;
+		}
+
+		public Duration getStallTimeout() {
+			return this.stallTimeout;
+		}
+
+		public void setStallTimeout(Duration stallTimeout) {
+			this.stallTimeout = stallTimeout;
 		}
 
 		public int getPageSize() {

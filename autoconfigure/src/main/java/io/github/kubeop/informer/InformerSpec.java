@@ -44,14 +44,16 @@ import io.kubernetes.client.common.KubernetesObject;
  * objects are cached
  * @param indexers index functions by index name
  * @param pageSize how many objects one page of the initial list holds
- * @param watchTimeout how long the server keeps one watch open at most; a watch that
- * delivers nothing for longer is replaced
+ * @param watchTimeout how long the server keeps one watch open at most, before it is
+ * reopened from the last resourceVersion
+ * @param stallTimeout how long a watch may deliver nothing (not even the bookmark the API
+ * server sends every minute) before it is taken for dead and replaced
  * @author Kubeop authors
  */
 public record InformerSpec<T extends KubernetesObject>(String name, String apiVersion, String kind, Class<T> type,
 		List<String> namespaces, String labelSelector, String fieldSelector, Duration resyncPeriod,
 		boolean stripManagedFields, Map<String, Function<T, List<String>>> indexers, int pageSize,
-		Duration watchTimeout) {
+		Duration watchTimeout, Duration stallTimeout) {
 
 	/**
 	 * The default page size of initial lists.
@@ -62,6 +64,12 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	 * The default server-side watch timeout.
 	 */
 	public static final Duration DEFAULT_WATCH_TIMEOUT = Duration.ofMinutes(5);
+
+	/**
+	 * The default stall timeout: the API server sends a bookmark every minute to watches
+	 * that ask for bookmarks and have a deadline, so a healthy watch is never this quiet.
+	 */
+	public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(150);
 
 	public InformerSpec {
 		namespaces = namespaces.stream().distinct().sorted().toList();
@@ -83,7 +91,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public static <T extends KubernetesObject> InformerSpec<T> of(String name, String apiVersion, String kind,
 			Class<T> type) {
 		return new InformerSpec<>(name, apiVersion, kind, type, List.of(), null, null, Duration.ZERO, true, Map.of(),
-				DEFAULT_PAGE_SIZE, DEFAULT_WATCH_TIMEOUT);
+				DEFAULT_PAGE_SIZE, DEFAULT_WATCH_TIMEOUT, DEFAULT_STALL_TIMEOUT);
 	}
 
 	/**
@@ -94,7 +102,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withNamespaces(String... namespaces) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, List.of(namespaces),
 				this.labelSelector, this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers,
-				this.pageSize, this.watchTimeout);
+				this.pageSize, this.watchTimeout, this.stallTimeout);
 	}
 
 	/**
@@ -105,7 +113,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withLabelSelector(String labelSelector) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
-				this.watchTimeout);
+				this.watchTimeout, this.stallTimeout);
 	}
 
 	/**
@@ -116,7 +124,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withResyncPeriod(Duration resyncPeriod) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
-				this.watchTimeout);
+				this.watchTimeout, this.stallTimeout);
 	}
 
 	/**
@@ -127,7 +135,19 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withPageSize(int pageSize) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, pageSize,
-				this.watchTimeout);
+				this.watchTimeout, this.stallTimeout);
+	}
+
+	/**
+	 * Returns this spec with other watch timeouts.
+	 * @param watchTimeout the server-side watch timeout
+	 * @param stallTimeout how long a silent watch is trusted
+	 * @return the new spec
+	 */
+	public InformerSpec<T> withWatchTimeouts(Duration watchTimeout, Duration stallTimeout) {
+		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
+				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
+				watchTimeout, stallTimeout);
 	}
 
 	/**
@@ -141,7 +161,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 		indexers.put(indexName, function);
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, indexers, this.pageSize,
-				this.watchTimeout);
+				this.watchTimeout, this.stallTimeout);
 	}
 
 	/**

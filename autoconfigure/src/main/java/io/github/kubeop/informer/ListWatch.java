@@ -57,13 +57,6 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	private static final Log logger = LogFactory.getLog(ListWatch.class);
 
-	/**
-	 * How long a watch may stay silent before it is taken for dead. The API server sends
-	 * a bookmark every minute to watches that allow bookmarks and have a deadline, so a
-	 * healthy watch is never this quiet; a half-open connection is.
-	 */
-	static final Duration STALL_TIMEOUT = Duration.ofSeconds(150);
-
 	private final ResourceInformer<T> informer;
 
 	private final ApiClient client;
@@ -105,7 +98,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		this.client = client;
 		this.namespace = namespace;
 		this.listHttp = client.getHttpClient().newBuilder().readTimeout(Duration.ofSeconds(60)).build();
-		this.watchHttp = client.getHttpClient().newBuilder().readTimeout(STALL_TIMEOUT).build();
+		this.watchHttp = client.getHttpClient().newBuilder().readTimeout(informer.spec().stallTimeout()).build();
 	}
 
 	synchronized void start() {

@@ -70,6 +70,19 @@ public interface ControlPlane extends AutoCloseable {
 	ApiClient apiClientFor(String user, String... groups);
 
 	/**
+	 * Returns a new administrator client that reaches the API server through another URL,
+	 * such as a {@link io.github.kubeop.test.FaultProxy}, still verifying its
+	 * certificate.
+	 * @param url the URL to use instead of {@link #serverUrl()}
+	 * @return the client
+	 */
+	default ApiClient apiClientVia(String url) {
+		ApiClient client = apiClient();
+		client.setBasePath(url);
+		return client;
+	}
+
+	/**
 	 * Stops the control plane and deletes its state.
 	 */
 	@Override

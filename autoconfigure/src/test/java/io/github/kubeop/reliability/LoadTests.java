@@ -1,0 +1,136 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.reliability;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
+import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
+import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
+import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.test.KubernetesTest;
+import io.github.kubeop.test.TestNamespace;
+import io.github.kubeop.test.controlplane.ControlPlane;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Load: 10,000 objects created, updated and partly deleted as fast as the local API
+ * server takes them, while the operator watches and handles them. At the end the cache
+ * equals a fresh list, the handlers saw every final state and the heap stays bounded. The
+ * object count is {@code -Dkubeop.reliability.objects} (10,000);
+ * {@code -Dkubeop.reliability.rounds} repeats the update round for a longer soak.
+ *
+ * @author Kubeop authors
+ */
+@KubernetesTest
+class LoadTests {
+
+	private static final int OBJECTS = Integer.getInteger("kubeop.reliability.objects", 10_000);
+
+	private static final int ROUNDS = Integer.getInteger("kubeop.reliability.rounds", 1);
+
+	@Test
+	void tenThousandObjectsChurnedConvergeWithBoundedHeap(ControlPlane controlPlane, ApiClient admin,
+			TestNamespace namespace) throws Exception {
+		MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+		CoreV1Api api = new CoreV1Api(admin);
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(KubeopClientAutoConfiguration.class,
+					KubeopInformersAutoConfiguration.class, KubeopHandlersAutoConfiguration.class))
+			.withBean(ApiClient.class, controlPlane::apiClient)
+			.withBean(Recorder.class, Recorder::new)
+			.withPropertyValues("kubeop.informers.namespaces=" + namespace.name(), "kubeop.handlers.workers=4",
+					"kubeop.informers.resources.settings.api-version=v1",
+					"kubeop.informers.resources.settings.kind=ConfigMap")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Recorder recorder = context.getBean(Recorder.class);
+				ResourceInformer<?> informer = context.getBean("settingsInformer", ResourceInformer.class);
+				System.gc();
+				long heapBefore = memory.getHeapMemoryUsage().getUsed();
+				long started = System.nanoTime();
+				int writes = parallel(OBJECTS,
+						(i) -> WatchFaultTests.create(api, namespace.name(), "object-" + i, "0"));
+				for (int round = 1; round <= ROUNDS; round++) {
+					String version = Integer.toString(round);
+					writes += parallel(OBJECTS,
+							(i) -> WatchFaultTests.update(api, namespace.name(), "object-" + i, version));
+				}
+				writes += parallel(OBJECTS / 10,
+						(i) -> api.deleteNamespacedConfigMap("object-" + (i * 10), namespace.name()).execute());
+				long written = System.nanoTime();
+				WatchFaultTests.awaitConverged(api, namespace.name(), recorder, informer);
+				long converged = System.nanoTime();
+				assertThat(recorder.deleted).hasSize(OBJECTS / 10);
+				assertThat(recorder.overlap).isFalse();
+				System.gc();
+				long heapAfter = memory.getHeapMemoryUsage().getUsed();
+				long perObject = Math.max(0, heapAfter - heapBefore) / (OBJECTS - OBJECTS / 10);
+				double seconds = (written - started) / 1e9;
+				Figures.record("load",
+						OBJECTS + " objects, " + writes + " writes in " + String.format("%.1f", seconds) + " s ("
+								+ Math.round(writes / seconds) + " writes/s); converged "
+								+ Duration.ofNanos(converged - written).toMillis() + " ms after the last write; heap +"
+								+ (Math.max(0, heapAfter - heapBefore) >> 20) + " MB (" + perObject
+								+ " bytes per cached object, cache and handler state together)");
+				assertThat(perObject).as("retained bytes per object").isLessThan(64 * 1024);
+			});
+	}
+
+	private static int parallel(int count, Write write) throws Exception {
+		ExecutorService executor = Executors.newFixedThreadPool(8);
+		try {
+			List<Future<?>> futures = new ArrayList<>();
+			for (int i = 0; i < count; i++) {
+				int index = i;
+				futures.add(executor.submit(() -> {
+					write.apply(index);
+					return null;
+				}));
+			}
+			for (Future<?> future : futures) {
+				future.get();
+			}
+			return count;
+		}
+		finally {
+			executor.shutdown();
+		}
+	}
+
+	@FunctionalInterface
+	interface Write {
+
+		void apply(int index) throws Exception;
+
+	}
+
+}

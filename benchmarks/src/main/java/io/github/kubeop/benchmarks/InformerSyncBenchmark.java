@@ -92,6 +92,7 @@ public final class InformerSyncBenchmark {
 			.append(" alternating repetitions, median (min to max).\n\n")
 			.append("| objects | contender | sync time (ms) | retained heap per object (bytes) |\n")
 			.append("|---|---|---|---|\n");
+		Path clientGo = buildClientGo();
 		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve())) {
 			ApiClient client = controlPlane.apiClient();
 			client.setReadTimeout(0);
@@ -104,6 +105,12 @@ public final class InformerSyncBenchmark {
 						.add(measure(count, () -> kubeop(client, namespace)));
 					results.computeIfAbsent("client-java SharedInformerFactory", (k) -> new ArrayList<>())
 						.add(measure(count, () -> official(client, namespace)));
+					results.computeIfAbsent("fabric8 8.0.0 SharedIndexInformer", (k) -> new ArrayList<>())
+						.add(measure(count, () -> fabric8(controlPlane.kubeconfig(), namespace)));
+					if (clientGo != null) {
+						results.computeIfAbsent("client-go informer (Go, separate process)", (k) -> new ArrayList<>())
+							.add(clientGo(clientGo, controlPlane.kubeconfigFile(), namespace));
+					}
 				}
 				results.forEach((contender, samples) -> report.append("| ")
 					.append(count)
@@ -121,6 +128,48 @@ public final class InformerSyncBenchmark {
 		Files.createDirectories(output.getParent());
 		Files.writeString(output, report, StandardCharsets.UTF_8);
 		System.out.println("Wrote " + output);
+	}
+
+	/**
+	 * Builds the client-go program from the Go module beside this harness, or returns
+	 * {@code null} (and says so) when Go is not on the PATH.
+	 */
+	private static Path buildClientGo() throws Exception {
+		Path source = Path.of("benchmarks", "src", "main", "go", "informer-sync");
+		Path binary = Path.of("benchmarks", "target", "informer-sync").toAbsolutePath();
+		ProcessBuilder build = new ProcessBuilder("go", "build", "-o", binary.toString(), ".")
+			.directory(source.toFile())
+			.inheritIO();
+		build.environment().put("GOTOOLCHAIN", "local");
+		build.environment().put("CGO_ENABLED", "0");
+		try {
+			if (build.start().waitFor() == 0) {
+				return binary;
+			}
+		}
+		catch (java.io.IOException ex) {
+			// no Go on the PATH
+		}
+		System.out.println("client-go contender skipped: could not build " + source + " with go");
+		return null;
+	}
+
+	private static long[] clientGo(Path binary, Path kubeconfig, String namespace) {
+		try {
+			Process process = new ProcessBuilder(binary.toString(), "-kubeconfig", kubeconfig.toString(), "-namespace",
+					namespace)
+				.redirectError(ProcessBuilder.Redirect.INHERIT)
+				.start();
+			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+			if (process.waitFor() != 0) {
+				throw new IllegalStateException("client-go program failed");
+			}
+			com.google.gson.JsonObject result = com.google.gson.JsonParser.parseString(output).getAsJsonObject();
+			return new long[] { result.get("syncMillis").getAsLong(), result.get("bytesPerObject").getAsLong() };
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("Could not run " + binary, ex);
+		}
 	}
 
 	private static long[] measure(int count, Supplier<Runnable> start) {
@@ -154,6 +203,38 @@ public final class InformerSyncBenchmark {
 			sleep(5);
 		}
 		return () -> factory.stopAllRegisteredInformers(true);
+	}
+
+	private static Runnable fabric8(String kubeconfig, String namespace) {
+		io.fabric8.kubernetes.client.KubernetesClient client = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+			.withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(kubeconfig))
+			.build();
+		io.fabric8.kubernetes.client.informers.SharedIndexInformer<io.fabric8.kubernetes.api.model.ConfigMap> informer = client
+			.configMaps()
+			.inNamespace(namespace)
+			.inform(new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
+
+				@Override
+				public void onAdd(io.fabric8.kubernetes.api.model.ConfigMap obj) {
+				}
+
+				@Override
+				public void onUpdate(io.fabric8.kubernetes.api.model.ConfigMap oldObj,
+						io.fabric8.kubernetes.api.model.ConfigMap newObj) {
+				}
+
+				@Override
+				public void onDelete(io.fabric8.kubernetes.api.model.ConfigMap obj, boolean deletedFinalStateUnknown) {
+				}
+
+			}, 0);
+		while (!informer.hasSynced()) {
+			sleep(5);
+		}
+		return () -> {
+			informer.stop();
+			client.close();
+		};
 	}
 
 	private static void populate(ApiClient client, String namespace, int count) throws Exception {

@@ -323,12 +323,6 @@ public final class Controller<T extends KubernetesObject> {
 		return (ex instanceof ApiException api) ? "HTTP " + api.getCode() + " from the API server" : ex.toString();
 	}
 
-	static String key(KubernetesObject object) {
-		String namespace = object.getMetadata().getNamespace();
-		return (namespace == null || namespace.isEmpty()) ? object.getMetadata().getName()
-				: namespace + "/" + object.getMetadata().getName();
-	}
-
 	private static String resourceVersion(KubernetesObject object) {
 		return object.getMetadata().getResourceVersion();
 	}
@@ -349,13 +343,13 @@ public final class Controller<T extends KubernetesObject> {
 		@Override
 		public void onAdd(T object) {
 			if (Controller.this.filter.test(object)) {
-				enqueue(key(object), Trigger.ADDED);
+				enqueue(ResourceInformer.key(object), Trigger.ADDED);
 			}
 		}
 
 		@Override
 		public void onUpdate(T oldObject, T newObject) {
-			String key = key(newObject);
+			String key = ResourceInformer.key(newObject);
 			boolean relevant = Controller.this.filter.test(newObject) || Controller.this.delivered.containsKey(key);
 			if (!relevant) {
 				return;
@@ -371,7 +365,7 @@ public final class Controller<T extends KubernetesObject> {
 
 		@Override
 		public void onDelete(T object, boolean deletedFinalStateUnknown) {
-			String key = key(object);
+			String key = ResourceInformer.key(object);
 			if (Controller.this.delivered.containsKey(key) || Controller.this.filter.test(object)) {
 				Controller.this.finalStates.put(key, object);
 				enqueue(key, Trigger.DELETED);

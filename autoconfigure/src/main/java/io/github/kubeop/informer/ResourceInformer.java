@@ -371,7 +371,13 @@ public final class ResourceInformer<T extends KubernetesObject> {
 		}
 	}
 
-	private static String key(KubernetesObject object) {
+	/**
+	 * Returns the cache key of an object, as client-go's {@code MetaNamespaceKeyFunc}:
+	 * {@code namespace/name}, or {@code name} for cluster-scoped objects.
+	 * @param object the object
+	 * @return the key
+	 */
+	public static String key(KubernetesObject object) {
 		String namespace = object.getMetadata().getNamespace();
 		return (namespace == null || namespace.isEmpty()) ? object.getMetadata().getName()
 				: namespace + "/" + object.getMetadata().getName();

@@ -123,6 +123,36 @@ public final class InformerSyncBenchmark {
 					.append(" |\n"));
 				System.out.println(report);
 			}
+			report.append("\n## Custom resources without a Java model\n\n")
+				.append("Objects of a custom resource (about 1 KB of spec each) read as dynamic objects.\n\n")
+				.append("| objects | contender | sync time (ms) | retained heap per object (bytes) |\n")
+				.append("|---|---|---|---|\n");
+			new io.github.kubeop.test.Manifests(client).apply(WIDGET_CRD, null);
+			for (int count : counts) {
+				String namespace = "widgets-" + count;
+				populateWidgets(client, namespace, count);
+				Map<String, List<long[]>> results = new LinkedHashMap<>();
+				for (int repetition = 0; repetition < repetitions; repetition++) {
+					results
+						.computeIfAbsent("Kubeop (DynamicKubernetesObject, managedFields stripped)",
+								(k) -> new ArrayList<>())
+						.add(measure(count, () -> kubeopDynamic(client, namespace)));
+					results
+						.computeIfAbsent("client-java SharedInformerFactory (DynamicKubernetesObject)",
+								(k) -> new ArrayList<>())
+						.add(measure(count, () -> officialDynamic(client, namespace)));
+				}
+				results.forEach((contender, samples) -> report.append("| ")
+					.append(count)
+					.append(" | ")
+					.append(contender)
+					.append(" | ")
+					.append(summary(samples, 0))
+					.append(" | ")
+					.append(summary(samples, 1))
+					.append(" |\n"));
+				System.out.println(report);
+			}
 		}
 		Path output = Path.of("benchmarks", "results", "informer-sync.md");
 		Files.createDirectories(output.getParent());
@@ -190,6 +220,83 @@ public final class InformerSyncBenchmark {
 		registry.start();
 		registry.awaitSync(Duration.ofMinutes(5));
 		return registry::stop;
+	}
+
+	private static final String WIDGET_CRD = """
+			apiVersion: apiextensions.k8s.io/v1
+			kind: CustomResourceDefinition
+			metadata:
+			  name: widgets.bench.kubeop.io
+			spec:
+			  group: bench.kubeop.io
+			  scope: Namespaced
+			  names: {kind: Widget, plural: widgets, singular: widget}
+			  versions:
+			    - name: v1
+			      served: true
+			      storage: true
+			      schema:
+			        openAPIV3Schema:
+			          type: object
+			          properties:
+			            spec:
+			              type: object
+			              x-kubernetes-preserve-unknown-fields: true
+			""";
+
+	private static Runnable kubeopDynamic(ApiClient client, String namespace) {
+		InformerRegistry registry = new InformerRegistry(client);
+		registry
+			.informer(InformerSpec
+				.of("widgets", "bench.kubeop.io/v1", "Widget",
+						io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject.class)
+				.withNamespaces(namespace));
+		registry.start();
+		registry.awaitSync(Duration.ofMinutes(5));
+		return registry::stop;
+	}
+
+	private static Runnable officialDynamic(ApiClient client, String namespace) {
+		SharedInformerFactory factory = new SharedInformerFactory(client);
+		SharedIndexInformer<io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject> informer = factory
+			.sharedIndexInformerFor(
+					new GenericKubernetesApi<>(io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject.class,
+							io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject.class,
+							"bench.kubeop.io", "v1", "widgets", client),
+					io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject.class, 0, namespace);
+		factory.startAllRegisteredInformers();
+		while (!informer.hasSynced()) {
+			sleep(5);
+		}
+		return () -> factory.stopAllRegisteredInformers(true);
+	}
+
+	private static void populateWidgets(ApiClient client, String namespace, int count) throws Exception {
+		new CoreV1Api(client).createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace))).execute();
+		io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi widgets = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi(
+				"bench.kubeop.io", "v1", "widgets", client);
+		String payload = "x".repeat(1024);
+		ExecutorService executor = Executors.newFixedThreadPool(8);
+		try {
+			List<Future<?>> futures = new ArrayList<>();
+			for (int i = 0; i < count; i++) {
+				String json = "{\"apiVersion\":\"bench.kubeop.io/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"widget-"
+						+ i + "\",\"namespace\":\"" + namespace
+						+ "\",\"labels\":{\"app\":\"benchmark\"}},\"spec\":{\"size\":" + i + ",\"payload\":\"" + payload
+						+ "\"}}";
+				futures.add(
+						executor.submit(() -> widgets
+							.create(new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject(
+									com.google.gson.JsonParser.parseString(json).getAsJsonObject()))
+							.throwsApiException()));
+			}
+			for (Future<?> future : futures) {
+				future.get();
+			}
+		}
+		finally {
+			executor.shutdown();
+		}
 	}
 
 	private static Runnable official(ApiClient client, String namespace) {

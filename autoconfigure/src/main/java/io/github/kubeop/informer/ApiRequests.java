@@ -24,6 +24,7 @@ import java.util.List;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
+import okhttp3.Call;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -62,12 +63,27 @@ final class ApiRequests {
 	 * @throws IOException on a connection failure
 	 */
 	static String execute(OkHttpClient http, Request request) throws ApiException, IOException {
-		try (Response response = http.newCall(request).execute()) {
+		try (Response response = open(http.newCall(request))) {
+			return (response.body() != null) ? response.body().string() : "";
+		}
+	}
+
+	/**
+	 * Executes a call and returns its response if it is successful, so that the caller
+	 * can read the body as a stream; the caller must close the response.
+	 * @param call the call
+	 * @return the successful response
+	 * @throws ApiException with the status code and body of an unsuccessful response
+	 * @throws IOException on a connection failure
+	 */
+	static Response open(Call call) throws ApiException, IOException {
+		Response response = call.execute();
+		if (response.isSuccessful()) {
+			return response;
+		}
+		try (response) {
 			String body = (response.body() != null) ? response.body().string() : "";
-			if (!response.isSuccessful()) {
-				throw new ApiException(response.code(), response.headers().toMultimap(), body);
-			}
-			return body;
+			throw new ApiException(response.code(), response.headers().toMultimap(), body);
 		}
 	}
 

@@ -18,6 +18,7 @@ package io.github.kubeop.informer;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.Reader;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,8 +30,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.google.gson.JsonElement;
+import com.google.gson.JsonIOException;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import com.google.gson.stream.JsonReader;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -153,44 +156,101 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		}
 	}
 
+	/**
+	 * Lists all objects page by page and replaces the loop's part of the cache with them.
+	 * Each page is read as a stream, one item at a time, so that neither a whole page nor
+	 * its JSON tree is held in memory at once.
+	 */
 	private void list() throws ApiException, IOException {
 		this.state = this.synced ? this.state : WatchState.LISTING;
 		List<T> objects = new ArrayList<>();
 		Set<String> unreadable = new HashSet<>();
 		String continueToken = null;
-		String resourceVersion;
+		ListMetadata page;
 		do {
 			List<Pair> query = selectors();
 			query.add(new Pair("limit", Integer.toString(this.informer.spec().pageSize())));
 			if (continueToken != null) {
 				query.add(new Pair("continue", continueToken));
 			}
-			JsonObject page = JsonParser.parseString(ApiRequests.execute(this.listHttp, request(query)))
-				.getAsJsonObject();
-			for (JsonElement item : page.getAsJsonArray("items")) {
-				JsonObject object = item.getAsJsonObject();
-				// list items carry no apiVersion and kind; dynamic objects need them
-				object.addProperty("apiVersion", this.informer.resource().apiVersion());
-				object.addProperty("kind", this.informer.resource().kind());
-				T converted = convert(object);
-				if (converted != null) {
-					objects.add(converted);
-				}
-				else {
-					unreadable.add(key(object.getAsJsonObject("metadata")));
-				}
+			try (Response response = ApiRequests.open(this.listHttp.newCall(request(query)))) {
+				page = readPage(response.body().charStream(), objects, unreadable);
 			}
-			JsonObject metadata = page.getAsJsonObject("metadata");
-			resourceVersion = metadata.has("resourceVersion") ? metadata.get("resourceVersion").getAsString() : null;
-			continueToken = (metadata.has("continue") && !metadata.get("continue").getAsString().isEmpty())
-					? metadata.get("continue").getAsString() : null;
+			continueToken = page.continueToken();
 		}
 		while (continueToken != null && this.running);
 		this.informer.replace(this.namespace, objects, unreadable);
-		this.lastResourceVersion = resourceVersion;
+		this.lastResourceVersion = page.resourceVersion();
 		this.relists.incrementAndGet();
 		this.synced = true;
 		this.startupFailure = null;
+	}
+
+	/**
+	 * Reads one page of a list: converts its items one at a time into {@code objects},
+	 * recording the keys of those that cannot be read in {@code unreadable}, and returns
+	 * the list's metadata, which may come before or after the items.
+	 * @param body the page's JSON
+	 * @param objects the objects read so far
+	 * @param unreadable the keys of the objects that could not be read so far
+	 * @return the list's resourceVersion and continue token
+	 * @throws IOException if the page cannot be read or is not a list
+	 */
+	ListMetadata readPage(Reader body, List<T> objects, Set<String> unreadable) throws IOException {
+		ListMetadata metadata = null;
+		boolean hasItems = false;
+		JsonReader reader = new JsonReader(body);
+		reader.beginObject();
+		while (reader.hasNext()) {
+			switch (reader.nextName()) {
+				case "items" -> {
+					readItems(reader, objects, unreadable);
+					hasItems = true;
+				}
+				case "metadata" -> metadata = ListMetadata.of(parse(reader).getAsJsonObject());
+				default -> reader.skipValue();
+			}
+		}
+		reader.endObject();
+		if (metadata == null || !hasItems) {
+			// not a list: taking it for an empty one would empty the cache
+			throw new IOException("The response to a list has no " + ((metadata == null) ? "metadata" : "items"));
+		}
+		return metadata;
+	}
+
+	private void readItems(JsonReader reader, List<T> objects, Set<String> unreadable) throws IOException {
+		reader.beginArray();
+		while (reader.hasNext()) {
+			JsonObject object = parse(reader).getAsJsonObject();
+			// list items carry no apiVersion and kind; dynamic objects need them
+			object.addProperty("apiVersion", this.informer.resource().apiVersion());
+			object.addProperty("kind", this.informer.resource().kind());
+			T converted = convert(object);
+			if (converted != null) {
+				objects.add(converted);
+			}
+			else {
+				unreadable.add(key(object.getAsJsonObject("metadata")));
+			}
+		}
+		reader.endArray();
+	}
+
+	/**
+	 * Reads the next value as a JSON tree, reporting a failure to read the stream as the
+	 * {@link IOException} it is rather than wrapped in a {@link JsonIOException}.
+	 */
+	private static JsonElement parse(JsonReader reader) throws IOException {
+		try {
+			return JsonParser.parseReader(reader);
+		}
+		catch (JsonIOException ex) {
+			if (ex.getCause() instanceof IOException cause) {
+				throw cause;
+			}
+			throw ex;
+		}
 	}
 
 	/**
@@ -210,11 +270,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		if (this.watches.incrementAndGet() > 1) {
 			logger.debug("Reopening watch of " + this.informer + " from resourceVersion " + this.lastResourceVersion);
 		}
-		try (Response response = call.execute()) {
-			if (!response.isSuccessful()) {
-				throw new ApiException(response.code(), response.headers().toMultimap(),
-						(response.body() != null) ? response.body().string() : "");
-			}
+		try (Response response = ApiRequests.open(call)) {
 			this.state = WatchState.WATCHING;
 			this.reconnectingSince = null;
 			this.lastError = null;
@@ -398,6 +454,24 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	long watchRestarts() {
 		return Math.max(0, this.watches.get() - 1);
+	}
+
+	/**
+	 * What a page of a list says about the list as a whole.
+	 *
+	 * @param resourceVersion the resourceVersion of the list, to watch from
+	 * @param continueToken the token for the next page, or {@code null} after the last
+	 */
+	record ListMetadata(String resourceVersion, String continueToken) {
+
+		static ListMetadata of(JsonObject metadata) {
+			String resourceVersion = metadata.has("resourceVersion") ? metadata.get("resourceVersion").getAsString()
+					: null;
+			String continueToken = metadata.has("continue") ? metadata.get("continue").getAsString() : null;
+			return new ListMetadata(resourceVersion,
+					(continueToken != null && !continueToken.isEmpty()) ? continueToken : null);
+		}
+
 	}
 
 }

@@ -17,7 +17,9 @@
 package io.github.kubeop.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.WatchState;
@@ -28,8 +30,10 @@ import io.github.kubeop.test.controlplane.ControlPlane;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import okhttp3.HttpUrl;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -106,6 +110,57 @@ class BadInputTests {
 				assertThat(informer.status().state()).isEqualTo(WatchState.WATCHING);
 				assertThat(informer.status().lastError()).isNull();
 			});
+	}
+
+	@Test
+	void objectThatDoesNotFitTheUserClassIsSkippedInAListOfSeveralPages(ControlPlane controlPlane, ApiClient client,
+			TestNamespace namespace) throws Exception {
+		// a namespace of its own, so that the other tests' gizmos do not count
+		String paged = namespace.name() + "-paged";
+		KubernetesObjects.namespace(client, paged);
+		try {
+			Manifests manifests = new Manifests(client);
+			// in pages of two: [a, b], [b-bad, c], [d]
+			for (String name : List.of("a", "b", "c", "d")) {
+				manifests.apply(gizmo(name, "1"), paged);
+			}
+			manifests.apply(gizmo("b-bad", "\"big\""), paged);
+			List<HttpUrl> listRequests = new CopyOnWriteArrayList<>();
+			ApiClient listing = controlPlane.apiClient();
+			listing.setHttpClient(listing.getHttpClient().newBuilder().addInterceptor((chain) -> {
+				HttpUrl url = chain.request().url();
+				if (url.encodedPath().endsWith("/gizmos") && url.queryParameter("watch") == null) {
+					listRequests.add(url);
+				}
+				return chain.proceed(chain.request());
+			}).build());
+			new ApplicationContextRunner()
+				.withConfiguration(AutoConfigurations.of(KubeopClientAutoConfiguration.class,
+						KubeopInformersAutoConfiguration.class))
+				.withBean(ApiClient.class, () -> listing)
+				.withPropertyValues("kubeop.informers.page-size=2",
+						"kubeop.informers.resources.gizmos.api-version=kubeop.test/v1",
+						"kubeop.informers.resources.gizmos.kind=Gizmo",
+						"kubeop.informers.resources.gizmos.type=" + Gizmo.class.getName(),
+						"kubeop.informers.resources.gizmos.namespaces=" + paged)
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					ResourceInformer<?> informer = context.getBean("gizmosInformer", ResourceInformer.class);
+					@SuppressWarnings("unchecked")
+					Lister<Gizmo> gizmos = (Lister<Gizmo>) context.getBean("gizmosLister", Lister.class);
+					assertThat(KubernetesObjects.names(gizmos.list())).containsExactly("a", "b", "c", "d");
+					assertThat(informer.skippedObjects()).isEqualTo(1);
+					assertThat(listRequests).hasSize(3);
+					assertThat(listRequests.subList(1, listRequests.size()))
+						.allSatisfy((url) -> assertThat(url.queryParameter("continue")).isNotBlank());
+					await().atMost(Duration.ofSeconds(10))
+						.untilAsserted(() -> assertThat(informer.status().state()).isEqualTo(WatchState.WATCHING));
+					assertThat(informer.status().lastError()).isNull();
+				});
+		}
+		finally {
+			new CoreV1Api(client).deleteNamespace(paged).execute();
+		}
 	}
 
 	@Test

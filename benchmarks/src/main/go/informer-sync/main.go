@@ -1,14 +1,26 @@
-// Command informer-sync measures a client-go informer the way Kubeop's InformerSyncBenchmark
-// measures the Java informers: time from start until the ConfigMaps of one namespace have
-// synced, and heap retained per cached object after a full GC. It prints one JSON line.
+// Command informer-sync measures a client-go informer the way Kubeop's Java harnesses
+// measure the Java informers. It has two modes.
+//
+// -mode sync: time from start until the ConfigMaps or Pods of one namespace have synced,
+// and heap retained per cached object after a full GC; prints one JSON line.
+//
+// -mode events: informs on the ConfigMaps of one namespace, prints {"synced":true} once
+// synced, resets its counters when it reads the first line from stdin, notes the events
+// seen and the time elapsed when it reads the second, and when stdin closes prints those
+// and the latency from write to handler call (the written-at annotation, microseconds since
+// the epoch) at p50 and p99 of the events seen after the first line.
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"runtime"
+	"sort"
+	"strconv"
+	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -18,9 +30,13 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 )
 
+const writtenAt = "bench.kubeop.io/written-at"
+
 func main() {
 	kubeconfig := flag.String("kubeconfig", "", "kubeconfig file")
 	namespace := flag.String("namespace", "", "namespace to watch")
+	resource := flag.String("resource", "configmaps", "configmaps or pods")
+	mode := flag.String("mode", "sync", "sync or events")
 	flag.Parse()
 	config, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
 	if err != nil {
@@ -32,10 +48,22 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
+	if *mode == "events" {
+		events(client, *namespace)
+		return
+	}
 	before := heapAfterGC()
 	start := time.Now()
 	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(*namespace))
-	informer := factory.Core().V1().ConfigMaps().Informer()
+	var informer cache.SharedIndexInformer
+	switch *resource {
+	case "configmaps":
+		informer = factory.Core().V1().ConfigMaps().Informer()
+	case "pods":
+		informer = factory.Core().V1().Pods().Informer()
+	default:
+		fail(fmt.Errorf("unknown resource %q", *resource))
+	}
 	if _, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: func(interface{}) {}}); err != nil {
 		fail(err)
 	}
@@ -54,10 +82,83 @@ func main() {
 	if objects > 0 && after > before {
 		perObject = int64(after-before) / int64(objects)
 	}
-	out, _ := json.Marshal(map[string]int64{"syncMillis": synced.Milliseconds(), "objects": int64(objects),
-		"bytesPerObject": perObject})
+	emit(map[string]interface{}{"syncMillis": synced.Milliseconds(), "objects": objects,
+		"bytesPerObject": perObject, "goVersion": runtime.Version(), "gomaxprocs": runtime.GOMAXPROCS(0),
+		"gogc": os.Getenv("GOGC")})
+}
+
+func events(client kubernetes.Interface, namespace string) {
+	var mu sync.Mutex
+	var count int64
+	latencies := make([]int64, 0, 1<<16)
+	started := time.Now()
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(namespace))
+	informer := factory.Core().V1().ConfigMaps().Informer()
+	_, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		UpdateFunc: func(_, obj interface{}) {
+			now := time.Now().UnixMicro()
+			configMap := obj.(*corev1.ConfigMap)
+			mu.Lock()
+			defer mu.Unlock()
+			count++
+			if value, ok := configMap.Annotations[writtenAt]; ok {
+				if written, err := strconv.ParseInt(value, 10, 64); err == nil {
+					latencies = append(latencies, now-written)
+				}
+			}
+		},
+	})
+	if err != nil {
+		fail(err)
+	}
+	stop := make(chan struct{})
+	factory.Start(stop)
+	if !cache.WaitForCacheSync(stop, informer.HasSynced) {
+		fail(fmt.Errorf("cache did not sync"))
+	}
+	emit(map[string]bool{"synced": true})
+	input := bufio.NewScanner(os.Stdin)
+	marked := false
+	var markedCount int64
+	var markedElapsed time.Duration
+	for lines := 0; input.Scan(); lines++ {
+		mu.Lock()
+		if lines == 0 {
+			count = 0
+			latencies = latencies[:0]
+			started = time.Now()
+		} else if !marked {
+			marked = true
+			markedCount = count
+			markedElapsed = time.Since(started)
+		}
+		mu.Unlock()
+	}
+	mu.Lock()
+	if !marked {
+		markedCount = count
+		markedElapsed = time.Since(started)
+	}
+	result := map[string]interface{}{"events": markedCount, "elapsedMillis": markedElapsed.Milliseconds(),
+		"latencyMicros": percentiles(latencies)}
+	mu.Unlock()
+	close(stop)
+	emit(result)
+}
+
+func percentiles(values []int64) map[string]int64 {
+	if len(values) == 0 {
+		return map[string]int64{}
+	}
+	sorted := append([]int64(nil), values...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	at := func(p float64) int64 { return sorted[int(p*float64(len(sorted)-1))] }
+	return map[string]int64{"p50": at(0.50), "p99": at(0.99), "samples": int64(len(sorted))}
+}
+
+func emit(value interface{}) {
+	out, _ := json.Marshal(value)
 	fmt.Println(string(out))
-	_ = corev1.ConfigMap{}
 }
 
 func heapAfterGC() uint64 {

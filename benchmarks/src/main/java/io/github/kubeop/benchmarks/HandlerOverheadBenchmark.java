@@ -16,13 +16,11 @@
 
 package io.github.kubeop.benchmarks;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,8 +49,8 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
  * the cache against the last delivered state, the handler call) beside a hand-written
  * {@link ResourceEventHandler} on the same informer, for the same events: N objects
  * delivered from an initial list, time from informer start until the handler has seen
- * them all. Alternating, several repetitions; results in
- * {@code benchmarks/results/handler-overhead.md}.
+ * them all. Alternating, several repetitions; samples in
+ * {@code benchmarks/results/handler.json}.
  * <p>
  * Usage: {@code HandlerOverheadBenchmark [repetitions] [objects]}.
  *
@@ -66,28 +64,20 @@ public final class HandlerOverheadBenchmark {
 	public static void main(String[] args) throws Exception {
 		int repetitions = (args.length > 0) ? Integer.parseInt(args[0]) : 5;
 		int objects = (args.length > 1) ? Integer.parseInt(args[1]) : 5000;
-		List<Long> raw = new ArrayList<>();
-		List<Long> annotated = new ArrayList<>();
-		List<Long> annotatedFour = new ArrayList<>();
+		Results results = new Results("handler");
+		String workload = String.format(Locale.ROOT, "%,d ConfigMaps from the initial list", objects);
 		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve())) {
 			ApiClient client = controlPlane.apiClient();
 			populate(client, "overhead", objects);
 			for (int repetition = 0; repetition < repetitions; repetition++) {
-				raw.add(rawHandler(client, objects));
-				annotated.add(kubeopHandler(client, objects, 1));
-				annotatedFour.add(kubeopHandler(client, objects, 4));
+				results.add(workload, objects, "raw ResourceEventHandler on the informer", "millis",
+						rawHandler(client, objects));
+				results.add(workload, objects, "Kubeop handler, 1 worker", "millis", kubeopHandler(client, objects, 1));
+				results.add(workload, objects, "Kubeop handler, 4 workers", "millis",
+						kubeopHandler(client, objects, 4));
 			}
 		}
-		String report = "# Handler path cost: Kubeop handler vs a raw ResourceEventHandler\n\n" + objects
-				+ " ConfigMaps from an initial list, time from informer start until the handler saw all; " + repetitions
-				+ " alternating repetitions, median (min to max) in ms.\n\n" + "| contender | time (ms) |\n|---|---|\n"
-				+ "| raw ResourceEventHandler on the informer | " + summary(raw) + " |\n"
-				+ "| Kubeop handler, 1 worker | " + summary(annotated) + " |\n" + "| Kubeop handler, 4 workers | "
-				+ summary(annotatedFour) + " |\n";
-		System.out.println(report);
-		Path output = Path.of("benchmarks", "results", "handler-overhead.md");
-		Files.createDirectories(output.getParent());
-		Files.writeString(output, report, StandardCharsets.UTF_8);
+		results.write(Path.of("benchmarks", "results"));
 	}
 
 	private static long rawHandler(ApiClient client, int objects) throws InterruptedException {
@@ -170,12 +160,6 @@ public final class HandlerOverheadBenchmark {
 		finally {
 			executor.shutdown();
 		}
-	}
-
-	private static String summary(List<Long> samples) {
-		List<Long> sorted = new ArrayList<>(samples);
-		Collections.sort(sorted);
-		return sorted.get(sorted.size() / 2) + " (" + sorted.get(0) + " to " + sorted.get(sorted.size() - 1) + ")";
 	}
 
 }

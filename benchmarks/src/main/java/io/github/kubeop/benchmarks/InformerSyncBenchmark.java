@@ -18,27 +18,25 @@ package io.github.kubeop.benchmarks;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import com.google.gson.JsonParser;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.test.controlplane.ControlPlaneAssets;
 import io.github.kubeop.test.controlplane.LocalControlPlane;
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
@@ -48,18 +46,23 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 
 /**
- * Initial sync of N ConfigMaps of realistic size (about 1 KB of data, with managedFields)
- * from a real kube-apiserver: time until synced, and heap retained per cached object
- * after a full GC, for Kubeop's informer and the official client's
- * {@code SharedInformerFactory} informer with a no-op handler. Both run in this JVM,
- * alternating, several repetitions; medians and ranges go to
- * {@code benchmarks/results/informer-sync.md}.
+ * Initial sync of N objects of realistic size (ConfigMaps with about 1 KB of data, Pods
+ * as a Deployment would create them, and custom resources read as dynamic objects, all
+ * with managedFields) from a real kube-apiserver: time until synced, and heap retained
+ * per cached object after a full GC. Kubeop, the official client's
+ * {@code SharedInformerFactory}, fabric8's {@code SharedIndexInformer} (all in this JVM)
+ * and a client-go informer (a separate Go process) run alternating, several repetitions;
+ * the samples go to {@code benchmarks/results/sync.json}.
  * <p>
  * Usage: {@code InformerSyncBenchmark [repetitions] [count...]}, for example
- * {@code 3 1000 10000}.
+ * {@code 3 1000 10000 50000}.
  *
  * @author Kubeop authors
  */
@@ -79,127 +82,129 @@ public final class InformerSyncBenchmark {
 		if (counts.isEmpty()) {
 			counts = List.of(1000, 10000);
 		}
-		StringBuilder report = new StringBuilder("# Initial sync: Kubeop vs the official client's informer\n\n")
-			.append("ConfigMaps with about 1 KB of data and managedFields, listed from a local kube-apiserver ")
-			.append("1.35; JVM ")
-			.append(System.getProperty("java.version"))
-			.append(", ")
-			.append(Runtime.getRuntime().availableProcessors())
-			.append(" cores, heap ")
-			.append(Runtime.getRuntime().maxMemory() >> 20)
-			.append(" MB max; ")
-			.append(repetitions)
-			.append(" alternating repetitions, median (min to max).\n\n")
-			.append("| objects | contender | sync time (ms) | retained heap per object (bytes) |\n")
-			.append("|---|---|---|---|\n");
-		Path clientGo = buildClientGo();
+		Results results = new Results("sync");
+		Path clientGo = ClientGo.build();
 		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve())) {
 			ApiClient client = controlPlane.apiClient();
 			client.setReadTimeout(0);
-			for (int count : counts) {
-				String namespace = "sync-" + count;
-				populate(client, namespace, count);
-				Map<String, List<long[]>> results = new LinkedHashMap<>();
-				for (int repetition = 0; repetition < repetitions; repetition++) {
-					results.computeIfAbsent("Kubeop", (k) -> new ArrayList<>())
-						.add(measure(count, () -> kubeop(client, namespace)));
-					results.computeIfAbsent("client-java SharedInformerFactory", (k) -> new ArrayList<>())
-						.add(measure(count, () -> official(client, namespace)));
-					results.computeIfAbsent("fabric8 8.0.0 SharedIndexInformer", (k) -> new ArrayList<>())
-						.add(measure(count, () -> fabric8(controlPlane.kubeconfig(), namespace)));
-					if (clientGo != null) {
-						results.computeIfAbsent("client-go informer (Go, separate process)", (k) -> new ArrayList<>())
-							.add(clientGo(clientGo, controlPlane.kubeconfigFile(), namespace));
-					}
-				}
-				results.forEach((contender, samples) -> report.append("| ")
-					.append(count)
-					.append(" | ")
-					.append(contender)
-					.append(" | ")
-					.append(summary(samples, 0))
-					.append(" | ")
-					.append(summary(samples, 1))
-					.append(" |\n"));
-				System.out.println(report);
-			}
-			report.append("\n## Custom resources without a Java model\n\n")
-				.append("Objects of a custom resource (about 1 KB of spec each) read as dynamic objects.\n\n")
-				.append("| objects | contender | sync time (ms) | retained heap per object (bytes) |\n")
-				.append("|---|---|---|---|\n");
 			new io.github.kubeop.test.Manifests(client).apply(WIDGET_CRD, null);
 			for (int count : counts) {
-				String namespace = "widgets-" + count;
-				populateWidgets(client, namespace, count);
-				Map<String, List<long[]>> results = new LinkedHashMap<>();
-				for (int repetition = 0; repetition < repetitions; repetition++) {
-					results
-						.computeIfAbsent("Kubeop (DynamicKubernetesObject, managedFields stripped)",
-								(k) -> new ArrayList<>())
-						.add(measure(count, () -> kubeopDynamic(client, namespace)));
-					results
-						.computeIfAbsent("client-java SharedInformerFactory (DynamicKubernetesObject)",
-								(k) -> new ArrayList<>())
-						.add(measure(count, () -> officialDynamic(client, namespace)));
+				for (Workload workload : Workload.values()) {
+					String namespace = workload.plural + "-" + count;
+					workload.populate(client, namespace, count);
+					// the first count's first round only warms the JIT up, for every
+					// contender alike
+					int first = (count == counts.get(0)) ? -1 : 0;
+					for (int repetition = first; repetition < repetitions; repetition++) {
+						for (String contender : workload.contenders(clientGo != null)) {
+							long[] sample = switch (contender) {
+								case Contenders.CLIENT_GO -> ClientGo.sync(clientGo, controlPlane.kubeconfigFile(),
+										namespace, workload.plural, results);
+								default -> measure(count, () -> workload.start(contender, controlPlane, namespace));
+							};
+							if (repetition < 0) {
+								continue;
+							}
+							results.add(workload.title, count, contender, "syncMillis", sample[0]);
+							results.add(workload.title, count, contender, "bytesPerObject", sample[1]);
+							System.out.printf(Locale.ROOT, "%s %,d %s: %d ms, %,d B per object%n", workload.title,
+									count, contender, sample[0], sample[1]);
+						}
+					}
+					new CoreV1Api(client).deleteNamespace(namespace).execute();
 				}
-				results.forEach((contender, samples) -> report.append("| ")
-					.append(count)
-					.append(" | ")
-					.append(contender)
-					.append(" | ")
-					.append(summary(samples, 0))
-					.append(" | ")
-					.append(summary(samples, 1))
-					.append(" |\n"));
-				System.out.println(report);
 			}
 		}
-		Path output = Path.of("benchmarks", "results", "informer-sync.md");
-		Files.createDirectories(output.getParent());
-		Files.writeString(output, report, StandardCharsets.UTF_8);
-		System.out.println("Wrote " + output);
+		results.write(Path.of("benchmarks", "results"));
 	}
 
 	/**
-	 * Builds the client-go program from the Go module beside this harness, or returns
-	 * {@code null} (and says so) when Go is not on the PATH.
+	 * What is synced, and by whom.
 	 */
-	private static Path buildClientGo() throws Exception {
-		Path source = Path.of("benchmarks", "src", "main", "go", "informer-sync");
-		Path binary = Path.of("benchmarks", "target", "informer-sync").toAbsolutePath();
-		ProcessBuilder build = new ProcessBuilder("go", "build", "-o", binary.toString(), ".")
-			.directory(source.toFile())
-			.inheritIO();
-		build.environment().put("GOTOOLCHAIN", "local");
-		build.environment().put("CGO_ENABLED", "0");
-		try {
-			if (build.start().waitFor() == 0) {
-				return binary;
-			}
-		}
-		catch (java.io.IOException ex) {
-			// no Go on the PATH
-		}
-		System.out.println("client-go contender skipped: could not build " + source + " with go");
-		return null;
-	}
+	private enum Workload {
 
-	private static long[] clientGo(Path binary, Path kubeconfig, String namespace) {
-		try {
-			Process process = new ProcessBuilder(binary.toString(), "-kubeconfig", kubeconfig.toString(), "-namespace",
-					namespace)
-				.redirectError(ProcessBuilder.Redirect.INHERIT)
-				.start();
-			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-			if (process.waitFor() != 0) {
-				throw new IllegalStateException("client-go program failed");
+		CONFIG_MAPS("ConfigMaps", "configmaps",
+				List.of(Contenders.KUBEOP, Contenders.CLIENT_JAVA, Contenders.FABRIC8, Contenders.CLIENT_GO)),
+
+		PODS("Pods", "pods",
+				List.of(Contenders.KUBEOP, Contenders.CLIENT_JAVA, Contenders.FABRIC8, Contenders.CLIENT_GO)),
+
+		WIDGETS("Custom resources (dynamic)", "widgets", List.of(Contenders.KUBEOP, Contenders.CLIENT_JAVA));
+
+		private final String title;
+
+		private final String plural;
+
+		private final List<String> contenders;
+
+		Workload(String title, String plural, List<String> contenders) {
+			this.title = title;
+			this.plural = plural;
+			this.contenders = contenders;
+		}
+
+		List<String> contenders(boolean withClientGo) {
+			return this.contenders.stream()
+				.filter((name) -> withClientGo || !name.equals(Contenders.CLIENT_GO))
+				.toList();
+		}
+
+		void populate(ApiClient client, String namespace, int count) throws Exception {
+			CoreV1Api core = new CoreV1Api(client);
+			core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace))).execute();
+			// no controller-manager here: the service account admission needs it created
+			core.createNamespacedServiceAccount(namespace, new io.kubernetes.client.openapi.models.V1ServiceAccount()
+				.metadata(new V1ObjectMeta().name("default"))).execute();
+			String group = (this == WIDGETS) ? "bench.kubeop.io" : "";
+			DynamicKubernetesApi api = new DynamicKubernetesApi(group, "v1", this.plural, client);
+			ExecutorService executor = Executors.newFixedThreadPool(8);
+			try {
+				List<Future<?>> futures = new ArrayList<>();
+				for (int i = 0; i < count; i++) {
+					String json = switch (this) {
+						case CONFIG_MAPS -> Payloads.configMap(namespace, i);
+						case PODS -> Payloads.pod(namespace, i);
+						case WIDGETS -> Payloads.widget(namespace, i);
+					};
+					futures.add(executor.submit(() -> api
+						.create(new DynamicKubernetesObject(JsonParser.parseString(json).getAsJsonObject()))
+						.throwsApiException()));
+				}
+				for (Future<?> future : futures) {
+					future.get();
+				}
 			}
-			com.google.gson.JsonObject result = com.google.gson.JsonParser.parseString(output).getAsJsonObject();
-			return new long[] { result.get("syncMillis").getAsLong(), result.get("bytesPerObject").getAsLong() };
+			finally {
+				executor.shutdown();
+			}
 		}
-		catch (Exception ex) {
-			throw new IllegalStateException("Could not run " + binary, ex);
+
+		Runnable start(String contender, LocalControlPlane controlPlane, String namespace) {
+			ApiClient client = controlPlane.apiClient();
+			client.setReadTimeout(0);
+			return switch (this) {
+				case CONFIG_MAPS -> switch (contender) {
+					case Contenders.KUBEOP -> kubeop(client, namespace, "ConfigMap", V1ConfigMap.class);
+					case Contenders.CLIENT_JAVA ->
+						official(new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1",
+								"configmaps", client), V1ConfigMap.class, client, namespace);
+					default ->
+						fabric8(controlPlane.kubeconfig(), (fabric8) -> fabric8.configMaps().inNamespace(namespace));
+				};
+				case PODS -> switch (contender) {
+					case Contenders.KUBEOP -> kubeop(client, namespace, "Pod", V1Pod.class);
+					case Contenders.CLIENT_JAVA ->
+						official(new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", client),
+								V1Pod.class, client, namespace);
+					default -> fabric8(controlPlane.kubeconfig(), (fabric8) -> fabric8.pods().inNamespace(namespace));
+				};
+				case WIDGETS -> switch (contender) {
+					case Contenders.KUBEOP -> kubeopDynamic(client, namespace);
+					default -> officialDynamic(client, namespace);
+				};
+			};
 		}
+
 	}
 
 	private static long[] measure(int count, Supplier<Runnable> start) {
@@ -212,14 +217,57 @@ public final class InformerSyncBenchmark {
 		return new long[] { TimeUnit.NANOSECONDS.toMillis(synced - started), Math.max(0, after - before) / count };
 	}
 
-	private static Runnable kubeop(ApiClient client, String namespace) {
+	private static <T extends KubernetesObject> Runnable kubeop(ApiClient client, String namespace, String kind,
+			Class<T> type) {
 		InformerRegistry registry = new InformerRegistry(client);
-		ResourceInformer<V1ConfigMap> informer = registry
-			.informer(InformerSpec.of("settings", "v1", "ConfigMap", V1ConfigMap.class).withNamespaces(namespace));
-		informer.addEventHandler(new NoOp());
+		ResourceInformer<T> informer = registry
+			.informer(InformerSpec.of("objects", "v1", kind, type).withNamespaces(namespace));
+		informer.addEventHandler(new NoOp<>());
 		registry.start();
 		registry.awaitSync(Duration.ofMinutes(5));
 		return registry::stop;
+	}
+
+	private static <T extends KubernetesObject, L extends KubernetesListObject> Runnable official(
+			GenericKubernetesApi<T, L> api, Class<T> type, ApiClient client, String namespace) {
+		SharedInformerFactory factory = new SharedInformerFactory(client);
+		SharedIndexInformer<T> informer = factory.sharedIndexInformerFor(api, type, 0, namespace);
+		informer.addEventHandler(new NoOp<>());
+		factory.startAllRegisteredInformers();
+		while (!informer.hasSynced()) {
+			sleep(5);
+		}
+		return () -> factory.stopAllRegisteredInformers(true);
+	}
+
+	private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> Runnable fabric8(String kubeconfig,
+			java.util.function.Function<io.fabric8.kubernetes.client.KubernetesClient, io.fabric8.kubernetes.client.dsl.Informable<T>> resources) {
+		io.fabric8.kubernetes.client.KubernetesClient client = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+			.withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(kubeconfig))
+			.build();
+		io.fabric8.kubernetes.client.informers.SharedIndexInformer<T> informer = resources.apply(client)
+			.inform(new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
+
+				@Override
+				public void onAdd(T obj) {
+				}
+
+				@Override
+				public void onUpdate(T oldObj, T newObj) {
+				}
+
+				@Override
+				public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+				}
+
+			}, 0);
+		while (!informer.hasSynced()) {
+			sleep(5);
+		}
+		return () -> {
+			informer.stop();
+			client.close();
+		};
 	}
 
 	private static final String WIDGET_CRD = """
@@ -246,11 +294,8 @@ public final class InformerSyncBenchmark {
 
 	private static Runnable kubeopDynamic(ApiClient client, String namespace) {
 		InformerRegistry registry = new InformerRegistry(client);
-		registry
-			.informer(InformerSpec
-				.of("widgets", "bench.kubeop.io/v1", "Widget",
-						io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject.class)
-				.withNamespaces(namespace));
+		registry.informer(InformerSpec.of("widgets", "bench.kubeop.io/v1", "Widget", DynamicKubernetesObject.class)
+			.withNamespaces(namespace));
 		registry.start();
 		registry.awaitSync(Duration.ofMinutes(5));
 		return registry::stop;
@@ -258,126 +303,15 @@ public final class InformerSyncBenchmark {
 
 	private static Runnable officialDynamic(ApiClient client, String namespace) {
 		SharedInformerFactory factory = new SharedInformerFactory(client);
-		SharedIndexInformer<io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject> informer = factory
-			.sharedIndexInformerFor(
-					new GenericKubernetesApi<>(io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject.class,
-							io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject.class,
-							"bench.kubeop.io", "v1", "widgets", client),
-					io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject.class, 0, namespace);
+		SharedIndexInformer<DynamicKubernetesObject> informer = factory
+			.sharedIndexInformerFor(new GenericKubernetesApi<>(DynamicKubernetesObject.class,
+					io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject.class, "bench.kubeop.io",
+					"v1", "widgets", client), DynamicKubernetesObject.class, 0, namespace);
 		factory.startAllRegisteredInformers();
 		while (!informer.hasSynced()) {
 			sleep(5);
 		}
 		return () -> factory.stopAllRegisteredInformers(true);
-	}
-
-	private static void populateWidgets(ApiClient client, String namespace, int count) throws Exception {
-		new CoreV1Api(client).createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace))).execute();
-		io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi widgets = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi(
-				"bench.kubeop.io", "v1", "widgets", client);
-		String payload = "x".repeat(1024);
-		ExecutorService executor = Executors.newFixedThreadPool(8);
-		try {
-			List<Future<?>> futures = new ArrayList<>();
-			for (int i = 0; i < count; i++) {
-				String json = "{\"apiVersion\":\"bench.kubeop.io/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"widget-"
-						+ i + "\",\"namespace\":\"" + namespace
-						+ "\",\"labels\":{\"app\":\"benchmark\"}},\"spec\":{\"size\":" + i + ",\"payload\":\"" + payload
-						+ "\"}}";
-				futures.add(
-						executor.submit(() -> widgets
-							.create(new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject(
-									com.google.gson.JsonParser.parseString(json).getAsJsonObject()))
-							.throwsApiException()));
-			}
-			for (Future<?> future : futures) {
-				future.get();
-			}
-		}
-		finally {
-			executor.shutdown();
-		}
-	}
-
-	private static Runnable official(ApiClient client, String namespace) {
-		SharedInformerFactory factory = new SharedInformerFactory(client);
-		SharedIndexInformer<V1ConfigMap> informer = factory.sharedIndexInformerFor(
-				new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client),
-				V1ConfigMap.class, 0, namespace);
-		informer.addEventHandler(new NoOp());
-		factory.startAllRegisteredInformers();
-		while (!informer.hasSynced()) {
-			sleep(5);
-		}
-		return () -> factory.stopAllRegisteredInformers(true);
-	}
-
-	private static Runnable fabric8(String kubeconfig, String namespace) {
-		io.fabric8.kubernetes.client.KubernetesClient client = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
-			.withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(kubeconfig))
-			.build();
-		io.fabric8.kubernetes.client.informers.SharedIndexInformer<io.fabric8.kubernetes.api.model.ConfigMap> informer = client
-			.configMaps()
-			.inNamespace(namespace)
-			.inform(new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
-
-				@Override
-				public void onAdd(io.fabric8.kubernetes.api.model.ConfigMap obj) {
-				}
-
-				@Override
-				public void onUpdate(io.fabric8.kubernetes.api.model.ConfigMap oldObj,
-						io.fabric8.kubernetes.api.model.ConfigMap newObj) {
-				}
-
-				@Override
-				public void onDelete(io.fabric8.kubernetes.api.model.ConfigMap obj, boolean deletedFinalStateUnknown) {
-				}
-
-			}, 0);
-		while (!informer.hasSynced()) {
-			sleep(5);
-		}
-		return () -> {
-			informer.stop();
-			client.close();
-		};
-	}
-
-	private static void populate(ApiClient client, String namespace, int count) throws Exception {
-		CoreV1Api api = new CoreV1Api(client);
-		api.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace))).execute();
-		String value = "x".repeat(1024);
-		ExecutorService executor = Executors.newFixedThreadPool(8);
-		try {
-			List<Future<?>> futures = new ArrayList<>();
-			for (int i = 0; i < count; i++) {
-				String name = "settings-" + i;
-				futures.add(executor.submit(
-						() -> api
-							.createNamespacedConfigMap(namespace,
-									new V1ConfigMap()
-										.metadata(new V1ObjectMeta().name(name)
-											.labels(Map.of("app", "benchmark", "tier", "settings"))
-											.annotations(Map.of("example.com/owner", "team-a")))
-										.data(Map.of("payload", value, "mode", "fast")))
-							.execute()));
-			}
-			for (Future<?> future : futures) {
-				future.get();
-			}
-		}
-		finally {
-			executor.shutdown();
-		}
-	}
-
-	private static String summary(List<long[]> samples, int index) {
-		List<Long> values = new ArrayList<>();
-		samples.forEach((sample) -> values.add(sample[index]));
-		Collections.sort(values);
-		return String.format(Locale.ROOT, "%d (%d to %d)", values.get(values.size() / 2), values.get(0),
-				values.get(values.size() - 1));
 	}
 
 	private static long usedAfterGc() {
@@ -398,18 +332,18 @@ public final class InformerSyncBenchmark {
 		}
 	}
 
-	private static final class NoOp implements ResourceEventHandler<V1ConfigMap> {
+	private static final class NoOp<T extends KubernetesObject> implements ResourceEventHandler<T> {
 
 		@Override
-		public void onAdd(V1ConfigMap obj) {
+		public void onAdd(T obj) {
 		}
 
 		@Override
-		public void onUpdate(V1ConfigMap oldObj, V1ConfigMap newObj) {
+		public void onUpdate(T oldObj, T newObj) {
 		}
 
 		@Override
-		public void onDelete(V1ConfigMap obj, boolean deletedFinalStateUnknown) {
+		public void onDelete(T obj, boolean deletedFinalStateUnknown) {
 		}
 
 	}

@@ -53,7 +53,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = { "-Xms1g", "-Xmx1g" })
+@Fork(1)
 public class WorkQueueBenchmark {
 
 	static final int KEYS = 1000;

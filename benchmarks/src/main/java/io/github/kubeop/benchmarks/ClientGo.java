@@ -1,0 +1,172 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
+/**
+ * The client-go contender: a small Go program (in {@code benchmarks/src/main/go}) built
+ * from the Go module proxy and run as a separate process.
+ *
+ * @author Kubeop authors
+ */
+final class ClientGo {
+
+	private ClientGo() {
+	}
+
+	/**
+	 * Builds the program, or returns {@code null} (and says so) when Go is not on the
+	 * PATH.
+	 * @return the binary, or {@code null}
+	 * @throws InterruptedException if interrupted while building
+	 */
+	static Path build() throws InterruptedException {
+		Path source = Path.of("benchmarks", "src", "main", "go", "informer-sync");
+		Path binary = Path.of("benchmarks", "target", "informer-sync").toAbsolutePath();
+		ProcessBuilder build = new ProcessBuilder("go", "build", "-o", binary.toString(), ".")
+			.directory(source.toFile())
+			.inheritIO();
+		build.environment().put("GOTOOLCHAIN", "local");
+		build.environment().put("CGO_ENABLED", "0");
+		try {
+			if (build.start().waitFor() == 0) {
+				return binary;
+			}
+		}
+		catch (IOException ex) {
+			// no Go on the PATH
+		}
+		System.out.println("client-go contender skipped: could not build " + source + " with go");
+		return null;
+	}
+
+	/**
+	 * Runs one initial sync.
+	 * @param binary the program
+	 * @param kubeconfig the kubeconfig file
+	 * @param namespace the namespace
+	 * @param resource {@code configmaps} or {@code pods}
+	 * @param results where the Go runtime's settings are recorded
+	 * @return sync time in milliseconds and retained bytes per object
+	 */
+	static long[] sync(Path binary, Path kubeconfig, String namespace, String resource, Results results) {
+		try {
+			Process process = new ProcessBuilder(binary.toString(), "-kubeconfig", kubeconfig.toString(), "-namespace",
+					namespace, "-resource", resource)
+				.redirectError(ProcessBuilder.Redirect.INHERIT)
+				.start();
+			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+			if (process.waitFor() != 0) {
+				throw new IllegalStateException("client-go program failed");
+			}
+			JsonObject result = JsonParser.parseString(output).getAsJsonObject();
+			results.environment()
+				.put("clientGo",
+						result.get("goVersion").getAsString() + ", GOMAXPROCS=" + result.get("gomaxprocs").getAsInt()
+								+ ", GOGC=" + (result.get("gogc").getAsString().isEmpty() ? "default (100)"
+										: result.get("gogc").getAsString()));
+			return new long[] { result.get("syncMillis").getAsLong(), result.get("bytesPerObject").getAsLong() };
+		}
+		catch (IOException | InterruptedException ex) {
+			throw new IllegalStateException("Could not run " + binary, ex);
+		}
+	}
+
+	/**
+	 * Starts the program in events mode and waits until its informer has synced.
+	 * @param binary the program
+	 * @param kubeconfig the kubeconfig file
+	 * @param namespace the namespace of the ConfigMaps
+	 * @return the running program
+	 * @throws IOException if it cannot be started or fails before syncing
+	 */
+	static Events events(Path binary, Path kubeconfig, String namespace) throws IOException {
+		Process process = new ProcessBuilder(binary.toString(), "-kubeconfig", kubeconfig.toString(), "-namespace",
+				namespace, "-mode", "events")
+			.redirectError(ProcessBuilder.Redirect.INHERIT)
+			.start();
+		BufferedReader output = new BufferedReader(
+				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+		String line = output.readLine();
+		if (line == null || !line.contains("synced")) {
+			process.destroyForcibly();
+			throw new IOException("client-go program did not sync: " + line);
+		}
+		return new Events(process, output);
+	}
+
+	/**
+	 * The program in events mode.
+	 */
+	static final class Events {
+
+		private final Process process;
+
+		private final BufferedReader output;
+
+		private Events(Process process, BufferedReader output) {
+			this.process = process;
+			this.output = output;
+		}
+
+		/**
+		 * Resets its counters: the measured window starts.
+		 * @throws IOException if the program is gone
+		 */
+		void start() throws IOException {
+			OutputStream input = this.process.getOutputStream();
+			input.write('\n');
+			input.flush();
+		}
+
+		/**
+		 * Notes the events seen so far: the measured window ends, latencies are still
+		 * collected until {@link #finish()}.
+		 * @throws IOException if the program is gone
+		 */
+		void mark() throws IOException {
+			start();
+		}
+
+		/**
+		 * Returns what the program saw between {@link #start()} and {@link #mark()}.
+		 * @return events, elapsedMillis and latencyMicros (p50, p99, samples)
+		 * @throws IOException if the program failed
+		 * @throws InterruptedException if interrupted while waiting for it
+		 */
+		JsonObject finish() throws IOException, InterruptedException {
+			this.process.getOutputStream().close();
+			String line = this.output.readLine();
+			this.process.waitFor();
+			if (line == null) {
+				throw new IOException("client-go program exited with " + this.process.exitValue());
+			}
+			return JsonParser.parseString(line).getAsJsonObject();
+		}
+
+	}
+
+}

@@ -1,0 +1,39 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.benchmarks;
+
+/**
+ * The names every harness records its contenders under.
+ *
+ * @author Kubeop authors
+ */
+final class Contenders {
+
+	static final String KUBEOP = "Kubeop";
+
+	static final String KUBEOP_HANDLER = "Kubeop handler";
+
+	static final String CLIENT_JAVA = "client-java";
+
+	static final String FABRIC8 = "fabric8";
+
+	static final String CLIENT_GO = "client-go";
+
+	private Contenders() {
+	}
+
+}

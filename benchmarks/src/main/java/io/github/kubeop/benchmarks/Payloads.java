@@ -1,0 +1,92 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.benchmarks;
+
+/**
+ * Objects of realistic size, as JSON: the API server adds managedFields, defaults and
+ * (for Pods) status.
+ *
+ * @author Kubeop authors
+ */
+final class Payloads {
+
+	/** The annotation that carries the write time, microseconds since the epoch. */
+	static final String WRITTEN_AT = "bench.kubeop.io/written-at";
+
+	private static final String KILOBYTE = "x".repeat(1024);
+
+	private Payloads() {
+	}
+
+	/**
+	 * A ConfigMap with labels, an annotation and about 1 KB of data.
+	 * @param namespace the namespace
+	 * @param index the object's number
+	 * @return the JSON
+	 */
+	static String configMap(String namespace, int index) {
+		return """
+				{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings-%d","namespace":"%s",\
+				"labels":{"app":"benchmark","tier":"settings"},"annotations":{"example.com/owner":"team-a"}},\
+				"data":{"payload":"%s","mode":"fast"}}""".formatted(index, namespace, KILOBYTE);
+	}
+
+	/**
+	 * A Pod as a Deployment's ReplicaSet creates it: owner reference, two containers with
+	 * ports, environment, resources, probes and a mounted volume.
+	 * @param namespace the namespace
+	 * @param index the object's number
+	 * @return the JSON
+	 */
+	static String pod(String namespace, int index) {
+		return """
+				{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-5d7f9c8b6d-%05d","namespace":"%s",\
+				"generateName":"web-5d7f9c8b6d-","labels":{"app.kubernetes.io/name":"web",\
+				"app.kubernetes.io/part-of":"shop","pod-template-hash":"5d7f9c8b6d"},\
+				"annotations":{"example.com/revision":"42","prometheus.io/scrape":"true","prometheus.io/port":"9090"},\
+				"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-5d7f9c8b6d",\
+				"uid":"6f1c2a9e-3b4d-4c5e-8f70-1a2b3c4d5e6f","controller":true,"blockOwnerDeletion":true}]},\
+				"spec":{"containers":[{"name":"web","image":"registry.example.com/shop/web:1.4.2",\
+				"args":["--port=8080","--metrics-port=9090"],\
+				"ports":[{"name":"http","containerPort":8080,"protocol":"TCP"},{"name":"metrics","containerPort":9090}],\
+				"env":[{"name":"LOG_LEVEL","value":"info"},{"name":"POD_NAME","valueFrom":{"fieldRef":\
+				{"fieldPath":"metadata.name"}}},{"name":"DATABASE_URL","valueFrom":{"secretKeyRef":\
+				{"name":"web-db","key":"url"}}}],"resources":{"requests":{"cpu":"100m","memory":"128Mi"},\
+				"limits":{"memory":"256Mi"}},"readinessProbe":{"httpGet":{"path":"/ready","port":8080},\
+				"periodSeconds":10},"livenessProbe":{"httpGet":{"path":"/healthz","port":8080},\
+				"initialDelaySeconds":15},"volumeMounts":[{"name":"config","mountPath":"/etc/web",\
+				"readOnly":true}]},{"name":"log-shipper","image":"registry.example.com/infra/shipper:2.0.1",\
+				"resources":{"requests":{"cpu":"10m","memory":"32Mi"}},"volumeMounts":[{"name":"logs",\
+				"mountPath":"/var/log/web"}]}],"volumes":[{"name":"config","configMap":{"name":"web-config"}},\
+				{"name":"logs","emptyDir":{}}],"terminationGracePeriodSeconds":30}}"""
+			.formatted(index, namespace);
+	}
+
+	/**
+	 * A custom resource with about 1 KB of spec.
+	 * @param namespace the namespace
+	 * @param index the object's number
+	 * @return the JSON
+	 */
+	static String widget(String namespace, int index) {
+		return """
+				{"apiVersion":"bench.kubeop.io/v1","kind":"Widget","metadata":{"name":"widget-%d","namespace":"%s",\
+				"labels":{"app":"benchmark"}},"spec":{"size":%d,"payload":"%s"}}""".formatted(index, namespace, index,
+				KILOBYTE);
+	}
+
+}

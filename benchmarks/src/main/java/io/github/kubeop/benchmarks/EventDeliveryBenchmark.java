@@ -136,9 +136,9 @@ public final class EventDeliveryBenchmark {
 						try (Writers writers = new Writers(client, rate)) {
 							writers.run(Duration.ofSeconds(2));
 							subject.startWindow();
-							long written = writers.run(Duration.ofSeconds((rate == 0) ? sustainedSeconds : seconds));
+							long written = writers.run(Duration.ofSeconds(seconds));
 							subject.mark();
-							writesPerSecond = written / (double) ((rate == 0) ? sustainedSeconds : seconds);
+							writesPerSecond = written / (double) seconds;
 							Thread.sleep(1000);
 							window = subject.finish();
 						}

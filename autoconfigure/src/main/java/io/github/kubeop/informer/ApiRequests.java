@@ -77,7 +77,18 @@ final class ApiRequests {
 	 * @throws IOException on a connection failure
 	 */
 	static Response open(Call call) throws ApiException, IOException {
-		Response response = call.execute();
+		return checked(call.execute());
+	}
+
+	/**
+	 * Returns a response if it is successful.
+	 * @param response the response
+	 * @return the successful response
+	 * @throws ApiException with the status code and body of an unsuccessful response,
+	 * which is closed
+	 * @throws IOException if the body of an unsuccessful response cannot be read
+	 */
+	static Response checked(Response response) throws ApiException, IOException {
 		if (response.isSuccessful()) {
 			return response;
 		}

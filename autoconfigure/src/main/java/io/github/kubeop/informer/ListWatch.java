@@ -25,9 +25,12 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonIOException;
@@ -39,6 +42,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
 import okhttp3.Call;
+import okhttp3.Callback;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -159,31 +163,60 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	/**
 	 * Lists all objects page by page and replaces the loop's part of the cache with them.
 	 * Each page is read as a stream, one item at a time, so that neither a whole page nor
-	 * its JSON tree is held in memory at once.
+	 * its JSON tree is held in memory at once; the next page is requested as soon as this
+	 * page's continue token is read, so that the server prepares it while this one is
+	 * decoded.
 	 */
 	private void list() throws ApiException, IOException {
 		this.state = this.synced ? this.state : WatchState.LISTING;
 		List<T> objects = new ArrayList<>();
 		Set<String> unreadable = new HashSet<>();
-		String continueToken = null;
+		PendingPage next = requestPage(null);
 		ListMetadata page;
 		do {
-			List<Pair> query = selectors();
-			query.add(new Pair("limit", Integer.toString(this.informer.spec().pageSize())));
-			if (continueToken != null) {
-				query.add(new Pair("continue", continueToken));
+			PendingPage current = next;
+			List<PendingPage> prefetched = new ArrayList<>(1);
+			try (Response response = current.await()) {
+				page = readPage(response.body().charStream(), objects, unreadable, (metadata) -> {
+					if (metadata.continueToken() != null && this.running && prefetched.isEmpty()) {
+						prefetched.add(requestPage(metadata.continueToken()));
+					}
+				});
 			}
-			try (Response response = ApiRequests.open(this.listHttp.newCall(request(query)))) {
-				page = readPage(response.body().charStream(), objects, unreadable);
+			catch (ApiException | IOException | RuntimeException ex) {
+				prefetched.forEach(PendingPage::cancel);
+				throw ex;
 			}
-			continueToken = page.continueToken();
+			next = prefetched.isEmpty() ? null : prefetched.get(0);
+			if (next == null && page.continueToken() != null && this.running) {
+				next = requestPage(page.continueToken());
+			}
 		}
-		while (continueToken != null && this.running);
+		while (page.continueToken() != null && this.running);
+		if (next != null) {
+			next.cancel();
+		}
 		this.informer.replace(this.namespace, objects, unreadable);
 		this.lastResourceVersion = page.resourceVersion();
 		this.relists.incrementAndGet();
 		this.synced = true;
 		this.startupFailure = null;
+	}
+
+	private PendingPage requestPage(String continueToken) {
+		List<Pair> query = selectors();
+		query.add(new Pair("limit", Integer.toString(this.informer.spec().pageSize())));
+		if (continueToken != null) {
+			query.add(new Pair("continue", continueToken));
+		}
+		Call call = this.listHttp.newCall(request(query));
+		this.current = call;
+		return PendingPage.start(call);
+	}
+
+	ListMetadata readPage(Reader body, List<T> objects, Set<String> unreadable) throws IOException {
+		return readPage(body, objects, unreadable, (metadata) -> {
+		});
 	}
 
 	/**
@@ -193,10 +226,12 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	 * @param body the page's JSON
 	 * @param objects the objects read so far
 	 * @param unreadable the keys of the objects that could not be read so far
+	 * @param onMetadata told the list's metadata as soon as it is read
 	 * @return the list's resourceVersion and continue token
 	 * @throws IOException if the page cannot be read or is not a list
 	 */
-	ListMetadata readPage(Reader body, List<T> objects, Set<String> unreadable) throws IOException {
+	ListMetadata readPage(Reader body, List<T> objects, Set<String> unreadable, Consumer<ListMetadata> onMetadata)
+			throws IOException {
 		ListMetadata metadata = null;
 		boolean hasItems = false;
 		JsonReader reader = new JsonReader(body);
@@ -207,7 +242,10 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 					readItems(reader, objects, unreadable);
 					hasItems = true;
 				}
-				case "metadata" -> metadata = ListMetadata.of(parse(reader).getAsJsonObject());
+				case "metadata" -> {
+					metadata = ListMetadata.of(parse(reader).getAsJsonObject());
+					onMetadata.accept(metadata);
+				}
 				default -> reader.skipValue();
 			}
 		}
@@ -454,6 +492,64 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	long watchRestarts() {
 		return Math.max(0, this.watches.get() - 1);
+	}
+
+	/**
+	 * A page requested ahead of being read.
+	 */
+	private static final class PendingPage implements Callback {
+
+		private final Call call;
+
+		private final CompletableFuture<Response> response = new CompletableFuture<>();
+
+		private PendingPage(Call call) {
+			this.call = call;
+		}
+
+		static PendingPage start(Call call) {
+			PendingPage page = new PendingPage(call);
+			call.enqueue(page);
+			return page;
+		}
+
+		@Override
+		public void onResponse(Call call, Response response) {
+			if (!this.response.complete(response)) {
+				response.close();
+			}
+		}
+
+		@Override
+		public void onFailure(Call call, IOException ex) {
+			this.response.completeExceptionally(ex);
+		}
+
+		/**
+		 * Waits for the response.
+		 * @return the successful response, to be closed by the caller
+		 * @throws ApiException with the status code and body of an unsuccessful response
+		 * @throws IOException on a connection failure or when interrupted
+		 */
+		Response await() throws ApiException, IOException {
+			try {
+				return ApiRequests.checked(this.response.get());
+			}
+			catch (ExecutionException ex) {
+				throw (ex.getCause() instanceof IOException cause) ? cause : new IOException(ex.getCause());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				cancel();
+				throw new InterruptedIOException("Interrupted while waiting for a list page");
+			}
+		}
+
+		void cancel() {
+			this.call.cancel();
+			this.response.thenAccept(Response::close);
+		}
+
 	}
 
 	/**

@@ -300,22 +300,7 @@ public final class EventDeliveryBenchmark {
 			handlers.startWorkers();
 		}
 		else {
-			informer.addEventHandler(new ResourceEventHandler<>() {
-
-				@Override
-				public void onAdd(V1ConfigMap obj) {
-				}
-
-				@Override
-				public void onUpdate(V1ConfigMap oldObj, V1ConfigMap newObj) {
-					recorder.record(newObj.getMetadata().getAnnotations());
-				}
-
-				@Override
-				public void onDelete(V1ConfigMap obj, boolean deletedFinalStateUnknown) {
-				}
-
-			});
+			informer.addEventHandler(recorder.updates());
 		}
 		registry.start();
 		registry.awaitSync(Duration.ofMinutes(1));
@@ -334,22 +319,7 @@ public final class EventDeliveryBenchmark {
 		SharedIndexInformer<V1ConfigMap> informer = factory.sharedIndexInformerFor(
 				new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client),
 				V1ConfigMap.class, 0, NAMESPACE);
-		informer.addEventHandler(new ResourceEventHandler<>() {
-
-			@Override
-			public void onAdd(V1ConfigMap obj) {
-			}
-
-			@Override
-			public void onUpdate(V1ConfigMap oldObj, V1ConfigMap newObj) {
-				recorder.record(newObj.getMetadata().getAnnotations());
-			}
-
-			@Override
-			public void onDelete(V1ConfigMap obj, boolean deletedFinalStateUnknown) {
-			}
-
-		});
+		informer.addEventHandler(recorder.updates());
 		factory.startAllRegisteredInformers();
 		while (!informer.hasSynced()) {
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
@@ -499,6 +469,28 @@ public final class EventDeliveryBenchmark {
 					this.latencies[index] = now - Long.parseLong(written);
 				}
 			}
+		}
+
+		/**
+		 * Returns a handler that records every update.
+		 */
+		ResourceEventHandler<V1ConfigMap> updates() {
+			return new ResourceEventHandler<>() {
+
+				@Override
+				public void onAdd(V1ConfigMap obj) {
+				}
+
+				@Override
+				public void onUpdate(V1ConfigMap oldObj, V1ConfigMap newObj) {
+					record(newObj.getMetadata().getAnnotations());
+				}
+
+				@Override
+				public void onDelete(V1ConfigMap obj, boolean deletedFinalStateUnknown) {
+				}
+
+			};
 		}
 
 		Subject subject(Runnable stop) {

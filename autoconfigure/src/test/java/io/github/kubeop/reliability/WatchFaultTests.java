@@ -18,15 +18,24 @@ package io.github.kubeop.reliability;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
+import io.github.kubeop.informer.InformerRegistry;
+import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.WatchState;
 import io.github.kubeop.test.FaultProxy;
@@ -35,6 +44,7 @@ import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.github.kubeop.test.controlplane.ControlPlaneAssets;
 import io.github.kubeop.test.controlplane.LocalControlPlane;
+import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -125,13 +135,86 @@ class WatchFaultTests {
 	}
 
 	@Test
+	void listCutBetweenPagesIsListedAgainWithoutLossOrDuplicates(ControlPlane controlPlane, ApiClient direct)
+			throws Exception {
+		CoreV1Api api = new CoreV1Api(direct);
+		// a namespace of its own: the other tests count the objects in the class's
+		// namespace
+		String namespace = "paged-list-cut";
+		api.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace))).execute();
+		ExecutorService executor = Executors.newFixedThreadPool(8);
+		try {
+			List<Future<?>> creates = new ArrayList<>();
+			for (int i = 0; i < 1000; i++) {
+				String name = "paged-" + i;
+				creates.add(executor.submit(() -> {
+					create(api, namespace, name, "1");
+					return null;
+				}));
+			}
+			for (Future<?> create : creates) {
+				create.get();
+			}
+		}
+		finally {
+			executor.shutdown();
+		}
+		try (FaultProxy proxy = new FaultProxy(URI.create(controlPlane.serverUrl()).getPort())) {
+			InformerRegistry registry = new InformerRegistry(controlPlane.apiClientVia(proxy.url()));
+			// pages of 2: 500 requests, each with the next one already requested
+			ResourceInformer<V1ConfigMap> informer = registry
+				.informer(InformerSpec.of("paged", "v1", "ConfigMap", V1ConfigMap.class)
+					.withNamespaces(namespace)
+					.withPageSize(2));
+			Set<String> added = ConcurrentHashMap.newKeySet();
+			AtomicBoolean addedTwice = new AtomicBoolean();
+			informer.addEventHandler(new ResourceEventHandler<>() {
+
+				@Override
+				public void onAdd(V1ConfigMap obj) {
+					if (!added.add(obj.getMetadata().getName())) {
+						addedTwice.set(true);
+					}
+				}
+
+				@Override
+				public void onUpdate(V1ConfigMap oldObj, V1ConfigMap newObj) {
+				}
+
+				@Override
+				public void onDelete(V1ConfigMap obj, boolean deletedFinalStateUnknown) {
+				}
+
+			});
+			registry.start();
+			try {
+				await().atMost(Duration.ofSeconds(10)).until(() -> informer.status().state() == WatchState.LISTING);
+				Thread.sleep(200);
+				proxy.cut();
+				assertThat(informer.status().synced()).as("cut while the first list was still paging").isFalse();
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> informer.status().state() == WatchState.RECONNECTING);
+				proxy.restore();
+				await().atMost(Duration.ofSeconds(60))
+					.until(() -> informer.status().synced() && informer.status().state() == WatchState.WATCHING);
+				assertThat(informer.lister().list()).hasSize(1000);
+				assertThat(added).hasSize(1000);
+				assertThat(addedTwice).isFalse();
+			}
+			finally {
+				registry.stop();
+			}
+		}
+	}
+
+	@Test
 	void compactedResourceVersionIsHealedByARelistWithoutLoss(ControlPlane shared) throws Exception {
 		assumeThat(shared).isInstanceOf(LocalControlPlane.class);
 		// a control plane of its own: no watch cache, so a resumed watch reaches etcd,
 		// which
 		// has compacted the old resourceVersion away (410 Gone)
 		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve(),
-				java.util.List.of("--watch-cache=false", "--etcd-compaction-interval=1s"));
+				List.of("--watch-cache=false", "--etcd-compaction-interval=1s"));
 				FaultProxy proxy = new FaultProxy(URI.create(controlPlane.serverUrl()).getPort())) {
 			ApiClient direct = controlPlane.apiClient();
 			CoreV1Api api = new CoreV1Api(direct);

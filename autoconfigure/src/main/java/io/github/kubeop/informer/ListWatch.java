@@ -214,11 +214,6 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		return PendingPage.start(call);
 	}
 
-	ListMetadata readPage(Reader body, List<T> objects, Set<String> unreadable) throws IOException {
-		return readPage(body, objects, unreadable, (metadata) -> {
-		});
-	}
-
 	/**
 	 * Reads one page of a list: converts its items one at a time into {@code objects},
 	 * recording the keys of those that cannot be read in {@code unreadable}, and returns

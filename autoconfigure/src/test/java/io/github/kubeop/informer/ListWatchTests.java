@@ -92,7 +92,8 @@ class ListWatchTests {
 	}
 
 	private ListMetadata read(String json) throws IOException {
-		return this.listWatch.readPage(new StringReader(json), this.objects, this.unreadable);
+		return this.listWatch.readPage(new StringReader(json), this.objects, this.unreadable, (metadata) -> {
+		});
 	}
 
 	private void assertRead(ListMetadata metadata) {

@@ -273,14 +273,13 @@ public final class EventDeliveryBenchmark {
 
 	private static Subject start(String contender, ApiClient client, String kubeconfig, Path kubeconfigFile,
 			Path clientGo) throws Exception {
-		Subject subject = switch (contender) {
+		return switch (contender) {
 			case Contenders.KUBEOP -> kubeop(client, false);
 			case Contenders.KUBEOP_HANDLER -> kubeop(client, true);
 			case Contenders.CLIENT_JAVA -> official(client);
 			case Contenders.FABRIC8 -> fabric8(kubeconfig);
 			default -> goProgram(clientGo, kubeconfigFile);
 		};
-		return subject;
 	}
 
 	private static Subject kubeop(ApiClient client, boolean handlerPath) {

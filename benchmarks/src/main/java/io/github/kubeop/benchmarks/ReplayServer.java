@@ -194,8 +194,8 @@ final class ReplayServer implements AutoCloseable {
 					respond(output, 200, this.list);
 				}
 				else {
-					respond(output, (discovery(path) != null) ? 200 : 404,
-							(discovery(path) != null) ? discovery(path) : NOT_FOUND);
+					byte[] document = discovery(path);
+					respond(output, (document != null) ? 200 : 404, (document != null) ? document : NOT_FOUND);
 				}
 			}
 		}

@@ -74,6 +74,10 @@ public class InformersEndpoint {
 			entry.put("lastResourceVersion", status.lastResourceVersion());
 			entry.put("relists", status.relists());
 			entry.put("watchRestarts", status.watchRestarts());
+			entry.put("indexFailures", status.indexFailures());
+			if (!status.objectsLeftOutOfIndexes().isEmpty()) {
+				entry.put("objectsLeftOutOfIndexes", status.objectsLeftOutOfIndexes());
+			}
 			if (status.lastError() != null) {
 				entry.put("lastError", status.lastError());
 			}

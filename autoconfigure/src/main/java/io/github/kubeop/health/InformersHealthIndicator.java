@@ -100,6 +100,11 @@ public class InformersHealthIndicator extends AbstractHealthIndicator {
 		if (status.lastError() != null) {
 			description.put("lastError", status.lastError());
 		}
+		if (status.indexFailures() > 0) {
+			// shown, not DOWN: the cache is complete, only lookups by that index miss
+			description.put("indexFailures", status.indexFailures());
+			description.put("objectsLeftOutOfIndexes", status.objectsLeftOutOfIndexes());
+		}
 		return description;
 	}
 

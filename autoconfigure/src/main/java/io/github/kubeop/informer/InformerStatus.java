@@ -17,6 +17,7 @@
 package io.github.kubeop.informer;
 
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * A snapshot of an informer's state, for health and metrics. It never holds object
@@ -33,10 +34,14 @@ import java.time.Instant;
  * @param lastError the last list or watch failure, or {@code null}
  * @param relists how many lists have completed, the initial one included
  * @param watchRestarts how many times a watch was opened again after the first
+ * @param indexFailures how many times an index function threw; each time the object
+ * stayed cached and in every other index
+ * @param objectsLeftOutOfIndexes how many cached objects each index leaves out because
+ * its function threw for them, by index name; empty when none
  * @author Kubeop authors
  */
 public record InformerStatus(String name, String resource, String scope, boolean synced, int cacheSize,
 		String lastResourceVersion, WatchState state, Instant reconnectingSince, String lastError, long relists,
-		long watchRestarts) {
+		long watchRestarts, long indexFailures, Map<String, Integer> objectsLeftOutOfIndexes) {
 
 }

@@ -18,7 +18,6 @@ package io.github.kubeop.informer;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -30,18 +29,16 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
-import io.kubernetes.client.informer.cache.Cache;
 import io.kubernetes.client.informer.cache.Indexer;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 /**
  * A shared informer: lists and watches one resource in one scope and keeps an indexed
@@ -53,23 +50,34 @@ import org.apache.commons.logging.LogFactory;
  * bookmarks and carry a server-side timeout so that a stalled watch is replaced, failures
  * back off with jitter, and a relist after a broken watch reports objects deleted
  * meanwhile to {@link ResourceEventHandler#onDelete(Object, boolean)} with
- * {@code deletedFinalStateUnknown = true}. Handlers are called on the informer's own
- * threads and must return quickly.
+ * {@code deletedFinalStateUnknown = true}. A relist keeps the cached instance of every
+ * object whose resourceVersion did not change, so that what handlers still hold and the
+ * cache share one copy.
+ * <p>
+ * Each handler gets one ordered delivery on a thread of its own, as client-go's
+ * {@code processorListener}: notifications are computed under the cache's lock, in the
+ * order the cache changes, and queued to every handler, so that calls for one key never
+ * overlap or go back in time, resyncs included, and a slow handler never holds up the
+ * watch. A handler added late is first told of every cached object as an add, then of
+ * every later change. An index function that throws for an object leaves that object out
+ * of that index only.
  *
  * @param <T> the Java type of the objects
  * @author Kubeop authors
  */
 public final class ResourceInformer<T extends KubernetesObject> {
 
-	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
-
 	private final InformerSpec<T> spec;
 
 	private final ResourceKind resource;
 
-	private final Cache<T> cache = new Cache<>();
+	private final IndexedStore<T> cache;
 
-	private final List<ResourceEventHandler<T>> handlers = new CopyOnWriteArrayList<>();
+	/**
+	 * One per handler; added under the store lock, so that a handler added late misses
+	 * nothing and sees nothing twice.
+	 */
+	private final List<ProcessorListener<T>> listeners = new CopyOnWriteArrayList<>();
 
 	private final List<ListWatch<T>> loops;
 
@@ -87,10 +95,14 @@ public final class ResourceInformer<T extends KubernetesObject> {
 
 	private ScheduledFuture<?> resync;
 
+	/** Whether listeners deliver; guarded by the store lock. */
+	private boolean delivering;
+
 	ResourceInformer(InformerSpec<T> spec, ResourceKind resource, ApiClient client) {
 		this.spec = spec;
 		this.resource = resource;
 		this.gson = client.getJSON().getGson();
+		this.cache = new IndexedStore<>(spec.name());
 		this.cache.addIndexers(new HashMap<>(spec.indexers()));
 		List<String> namespaces = (resource.namespaced() && !spec.namespaces().isEmpty()) ? spec.namespaces()
 				: java.util.Collections.singletonList(null);
@@ -130,27 +142,40 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Adds a handler. A handler added after the cache has filled is first told of every
-	 * cached object, as an add.
+	 * Adds a handler, called on a thread of its own in the order the cache changes. A
+	 * handler added after the cache has filled is first told of every cached object, as
+	 * an add, then of every later change.
 	 * @param handler the handler
 	 */
 	public void addEventHandler(ResourceEventHandler<T> handler) {
 		synchronized (this.storeLock) {
-			this.handlers.add(handler);
-			this.cache.list().forEach((object) -> notify(() -> handler.onAdd(object)));
+			ProcessorListener<T> listener = new ProcessorListener<>(handler,
+					"kubeop-informer-" + this.spec.name() + "-handler-" + (this.listeners.size() + 1));
+			// under the lock: no change can slip between this snapshot and the next
+			// notification
+			for (T object : this.cache.list()) {
+				listener.add((target) -> target.onAdd(object));
+			}
+			this.listeners.add(listener);
+			if (this.delivering) {
+				listener.start();
+			}
 		}
 	}
 
 	/**
-	 * Adds an index before the informer starts.
+	 * Adds an index; objects already cached are indexed at once. An index of the same
+	 * name is kept.
 	 * @param indexName the index name
 	 * @param function the index function
 	 */
 	public void addIndexer(String indexName, java.util.function.Function<T, List<String>> function) {
-		if (this.cache.getIndexers().containsKey(indexName)) {
-			return;
+		synchronized (this.storeLock) {
+			if (this.cache.getIndexers().containsKey(indexName)) {
+				return;
+			}
+			this.cache.addIndexers(Map.of(indexName, function));
 		}
-		this.cache.addIndexers(Map.of(indexName, function));
 	}
 
 	/**
@@ -185,9 +210,10 @@ public final class ResourceInformer<T extends KubernetesObject> {
 			.max(Comparator.comparingLong(ResourceInformer::numeric))
 			.orElse(null);
 		return new InformerStatus(this.spec.name(), this.resource.toString(), this.spec.scope(), hasSynced(),
-				this.cache.listKeys().size(), lastResourceVersion, worst.state(), since, lastError,
+				this.cache.size(), lastResourceVersion, worst.state(), since, lastError,
 				this.loops.stream().mapToLong(ListWatch::relists).sum(),
-				this.loops.stream().mapToLong(ListWatch::watchRestarts).sum());
+				this.loops.stream().mapToLong(ListWatch::watchRestarts).sum(), this.cache.indexFailures(),
+				this.cache.objectsLeftOutOfIndexes());
 	}
 
 	/**
@@ -204,6 +230,7 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	}
 
 	synchronized void start(ScheduledExecutorService scheduler) {
+		startDelivery();
 		this.loops.forEach(ListWatch::start);
 		Duration period = this.spec.resyncPeriod();
 		if (!period.isZero() && !period.isNegative() && this.resync == null) {
@@ -218,6 +245,20 @@ public final class ResourceInformer<T extends KubernetesObject> {
 			this.resync = null;
 		}
 		this.loops.forEach(ListWatch::stop);
+		synchronized (this.storeLock) {
+			this.delivering = false;
+			this.listeners.forEach(ProcessorListener::stop);
+		}
+	}
+
+	/**
+	 * Starts every handler's delivery thread, and those of handlers added later.
+	 */
+	void startDelivery() {
+		synchronized (this.storeLock) {
+			this.delivering = true;
+			this.listeners.forEach(ProcessorListener::start);
+		}
 	}
 
 	T convert(JsonObject json) {
@@ -240,58 +281,55 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	 * readable state stays cached
 	 */
 	void replace(String namespace, List<T> objects, Set<String> unreadable) {
-		List<Runnable> notifications = new ArrayList<>();
 		synchronized (this.storeLock) {
 			Set<String> listed = new HashSet<>();
 			for (T object : objects) {
 				String key = key(object);
 				listed.add(key);
 				T old = this.cache.getByKey(key);
-				this.cache.update(object);
 				if (old == null) {
+					this.cache.put(object);
 					counted(this.addEvents);
-					notifications.add(() -> this.handlers.forEach((handler) -> notify(() -> handler.onAdd(object))));
+					distribute((handler) -> handler.onAdd(object));
 				}
 				else if (!resourceVersion(old).equals(resourceVersion(object))) {
+					this.cache.put(object);
 					counted(this.updateEvents);
-					notifications
-						.add(() -> this.handlers.forEach((handler) -> notify(() -> handler.onUpdate(old, object))));
+					distribute((handler) -> handler.onUpdate(old, object));
 				}
+				// else unchanged: the cached instance stays, as handlers may hold it too;
+				// taking the listed copy would keep two of every object until it changes
 			}
 			for (T cached : this.cache.list()) {
 				String key = key(cached);
 				if (owns(namespace, cached) && !listed.contains(key) && !unreadable.contains(key)) {
-					this.cache.delete(cached);
+					this.cache.deleteByKey(key);
 					counted(this.deleteEvents);
-					notifications
-						.add(() -> this.handlers.forEach((handler) -> notify(() -> handler.onDelete(cached, true))));
+					distribute((handler) -> handler.onDelete(cached, true));
 				}
 			}
 		}
-		notifications.forEach(Runnable::run);
 	}
 
 	void upsert(T object) {
-		T old;
 		synchronized (this.storeLock) {
-			old = this.cache.getByKey(key(object));
-			this.cache.update(object);
-		}
-		counted((old == null) ? this.addEvents : this.updateEvents);
-		if (old == null) {
-			this.handlers.forEach((handler) -> notify(() -> handler.onAdd(object)));
-		}
-		else {
-			this.handlers.forEach((handler) -> notify(() -> handler.onUpdate(old, object)));
+			T old = this.cache.put(object);
+			counted((old == null) ? this.addEvents : this.updateEvents);
+			if (old == null) {
+				distribute((handler) -> handler.onAdd(object));
+			}
+			else {
+				distribute((handler) -> handler.onUpdate(old, object));
+			}
 		}
 	}
 
 	void delete(T object) {
 		synchronized (this.storeLock) {
-			this.cache.delete(object);
+			this.cache.deleteByKey(key(object));
+			counted(this.deleteEvents);
+			distribute((handler) -> handler.onDelete(object, false));
 		}
-		counted(this.deleteEvents);
-		this.handlers.forEach((handler) -> notify(() -> handler.onDelete(object, false)));
 	}
 
 	/**
@@ -328,16 +366,14 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	 * @param key the key
 	 */
 	void deleteKey(String key) {
-		T cached;
 		synchronized (this.storeLock) {
-			cached = this.cache.getByKey(key);
+			T cached = this.cache.deleteByKey(key);
 			if (cached == null) {
 				return;
 			}
-			this.cache.delete(cached);
+			counted(this.deleteEvents);
+			distribute((handler) -> handler.onDelete(cached, true));
 		}
-		counted(this.deleteEvents);
-		this.handlers.forEach((handler) -> notify(() -> handler.onDelete(cached, true)));
 	}
 
 	/**
@@ -348,13 +384,16 @@ public final class ResourceInformer<T extends KubernetesObject> {
 		return this.loops.stream().mapToLong(ListWatch::skipped).sum();
 	}
 
+	/**
+	 * Tells every handler of every cached object again, as an update with equal old and
+	 * new states. Under the store lock and through each handler's queue, like any change:
+	 * a resync can never deliver an object older than one delivered before it.
+	 */
 	private void resync() {
-		List<T> objects;
 		synchronized (this.storeLock) {
-			objects = this.cache.list();
-		}
-		for (T object : objects) {
-			this.handlers.forEach((handler) -> notify(() -> handler.onUpdate(object, object)));
+			for (T object : this.cache.list()) {
+				distribute((handler) -> handler.onUpdate(object, object));
+			}
 		}
 	}
 
@@ -362,12 +401,13 @@ public final class ResourceInformer<T extends KubernetesObject> {
 		return namespace == null || namespace.equals(object.getMetadata().getNamespace());
 	}
 
-	private void notify(Runnable call) {
-		try {
-			call.run();
-		}
-		catch (RuntimeException ex) {
-			logger.error("Event handler of informer '" + this.spec.name() + "' failed", ex);
+	/**
+	 * Queues a notification to every handler; called under the store lock, so that every
+	 * handler's queue holds the changes in the order the cache took them.
+	 */
+	private void distribute(Consumer<ResourceEventHandler<T>> notification) {
+		for (ProcessorListener<T> listener : this.listeners) {
+			listener.add(notification);
 		}
 	}
 

@@ -16,17 +16,20 @@
 
 package io.github.kubeop.informer;
 
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for how {@link ResourceInformer} turns relists into events.
@@ -35,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ResourceInformerTests {
 
-	private final List<String> events = new ArrayList<>();
+	private final List<String> events = new CopyOnWriteArrayList<>();
 
 	private final ResourceInformer<V1ConfigMap> informer = new ResourceInformer<>(
 			InformerSpec.of("settings", "v1", "ConfigMap", V1ConfigMap.class).withNamespaces("a", "b"),
@@ -61,6 +64,12 @@ class ResourceInformerTests {
 			}
 
 		});
+		this.informer.startDelivery();
+	}
+
+	@AfterEach
+	void stop() {
+		this.informer.stop();
 	}
 
 	@Test
@@ -68,8 +77,8 @@ class ResourceInformerTests {
 		this.informer.replace("a", List.of(configMap("a", "one", "1"), configMap("a", "two", "2")), Set.of());
 		this.informer.replace("a", List.of(configMap("a", "one", "1"), configMap("a", "three", "5")), Set.of());
 		this.informer.replace("a", List.of(configMap("a", "one", "6"), configMap("a", "three", "5")), Set.of());
-		assertThat(this.events).containsExactly("add a/one@1", "add a/two@2", "add a/three@5",
-				"delete a/two@2 (final state unknown)", "update a/one@1 -> a/one@6");
+		awaitEvents("add a/one@1", "add a/two@2", "add a/three@5", "delete a/two@2 (final state unknown)",
+				"update a/one@1 -> a/one@6");
 	}
 
 	@Test
@@ -78,7 +87,7 @@ class ResourceInformerTests {
 		this.informer.replace("b", List.of(configMap("b", "one", "2")), Set.of());
 		this.informer.replace("a", List.of(), Set.of());
 		assertThat(this.informer.indexer().listKeys()).containsExactly("b/one");
-		assertThat(this.events).containsExactly("add a/one@1", "add b/one@2", "delete a/one@1 (final state unknown)");
+		awaitEvents("add a/one@1", "add b/one@2", "delete a/one@1 (final state unknown)");
 	}
 
 	@Test
@@ -86,9 +95,9 @@ class ResourceInformerTests {
 		this.informer.replace("a", List.of(configMap("a", "one", "1")), Set.of());
 		this.informer.replace("a", List.of(), Set.of("a/one"));
 		assertThat(this.informer.indexer().listKeys()).containsExactly("a/one");
-		assertThat(this.events).containsExactly("add a/one@1");
+		awaitEvents("add a/one@1");
 		this.informer.deleteKey("a/one");
-		assertThat(this.events).containsExactly("add a/one@1", "delete a/one@1 (final state unknown)");
+		awaitEvents("add a/one@1", "delete a/one@1 (final state unknown)");
 	}
 
 	@Test
@@ -97,13 +106,13 @@ class ResourceInformerTests {
 		this.informer.upsert(configMap("a", "one", "2"));
 		this.informer.delete(configMap("a", "one", "3"));
 		assertThat(this.informer.indexer().listKeys()).isEmpty();
-		assertThat(this.events).containsExactly("add a/one@1", "update a/one@1 -> a/one@2", "delete a/one@3");
+		awaitEvents("add a/one@1", "update a/one@1 -> a/one@2", "delete a/one@3");
 	}
 
 	@Test
 	void handlerAddedLaterIsToldOfEveryCachedObject() {
 		this.informer.replace("a", List.of(configMap("a", "one", "1")), Set.of());
-		List<String> late = new ArrayList<>();
+		List<String> late = new CopyOnWriteArrayList<>();
 		this.informer.addEventHandler(new ResourceEventHandler<>() {
 
 			@Override
@@ -120,7 +129,11 @@ class ResourceInformerTests {
 			}
 
 		});
-		assertThat(late).containsExactly("a/one@1");
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(late).containsExactly("a/one@1"));
+	}
+
+	private void awaitEvents(String... expected) {
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(this.events).containsExactly(expected));
 	}
 
 	private static V1ConfigMap configMap(String namespace, String name, String resourceVersion) {

@@ -32,6 +32,8 @@ import io.github.kubeop.annotation.Owns;
 import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
+import io.github.kubeop.informer.InformerRegistry;
+import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
@@ -253,6 +255,26 @@ class HandlersIntegrationTests {
 				for (int i = 0; i < 5; i++) {
 					create(namespace, "free-" + i, Map.of());
 				}
+				// a change to the very object whose handler call blocks
+				V1ConfigMap stuck = api.readNamespacedConfigMap("stuck", namespace.name()).execute();
+				stuck.setData(Map.of("changed", "while blocked"));
+				String changed = api.replaceNamespacedConfigMap("stuck", namespace.name(), stuck)
+					.execute()
+					.getMetadata()
+					.getResourceVersion();
+				ResourceInformer<?> informer = context.getBean(InformerRegistry.class)
+					.informers()
+					.stream()
+					.filter((candidate) -> candidate.spec().type() == V1ConfigMap.class)
+					.findFirst()
+					.orElseThrow();
+				await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+					assertThat(informer.lister().namespace(namespace.name()).get("stuck"))
+						.as("cached state of the object whose handler blocks")
+						.extracting((cached) -> cached.getMetadata().getResourceVersion())
+						.isEqualTo(changed);
+					assertThat(informer.lister().namespace(namespace.name()).list()).hasSize(6);
+				});
 				await().atMost(Duration.ofSeconds(10)).until(() -> handler.handled.size() == 5);
 				handler.release.set(true);
 			});

@@ -132,6 +132,23 @@ class ResourceInformerTests {
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(late).containsExactly("a/one@1"));
 	}
 
+	@Test
+	void stopEndsEveryHandlerThread() {
+		this.informer.upsert(configMap("a", "one", "1"));
+		awaitEvents("add a/one@1");
+		assertThat(handlerThreads()).isNotEmpty();
+		this.informer.stop();
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(handlerThreads()).isEmpty());
+	}
+
+	private static List<Thread> handlerThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.isAlive() && thread.getName().startsWith("kubeop-informer-settings-handler-"))
+			.toList();
+	}
+
 	private void awaitEvents(String... expected) {
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(this.events).containsExactly(expected));
 	}

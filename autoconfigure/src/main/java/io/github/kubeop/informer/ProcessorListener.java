@@ -87,14 +87,6 @@ final class ProcessorListener<T extends KubernetesObject> implements Runnable {
 		notifyAll();
 	}
 
-	/**
-	 * Returns how many notifications wait for the handler.
-	 * @return the number of pending notifications
-	 */
-	synchronized int pending() {
-		return this.pending.size();
-	}
-
 	@Override
 	public void run() {
 		Thread self = Thread.currentThread();
@@ -108,7 +100,7 @@ final class ProcessorListener<T extends KubernetesObject> implements Runnable {
 			}
 			catch (RuntimeException | Error ex) {
 				// an Error too: a listener that died would stop this handler silently
-				logger.error("Event handler " + this.handler + " failed", ex);
+				logger.error("Event handler " + this.handler + " on " + this.threadName + " failed", ex);
 			}
 		}
 	}

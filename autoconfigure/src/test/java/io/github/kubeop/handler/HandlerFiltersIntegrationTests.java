@@ -19,24 +19,34 @@ package io.github.kubeop.handler;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.kubeop.annotation.OnAdd;
 import io.github.kubeop.annotation.OnDelete;
+import io.github.kubeop.annotation.OnUpdate;
+import io.github.kubeop.annotation.Owns;
 import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
+import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1LeaseSpec;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -201,6 +211,51 @@ class HandlerFiltersIntegrationTests {
 			});
 	}
 
+	@Test
+	void movedControllerReferenceTriggersTheOldAndTheNewOwner(ControlPlane controlPlane, TestNamespace namespace) {
+		SecretOwner handler = new SecretOwner();
+		runner(controlPlane, namespace).withBean(SecretOwner.class, () -> handler).run((context) -> {
+			assertThat(context).hasNotFailed();
+			V1Secret ownerA = createSecret(namespace.name(), "owner-a");
+			V1Secret ownerB = createSecret(namespace.name(), "owner-b");
+			await().atMost(TIMEOUT).until(() -> handler.added.containsAll(List.of("owner-a", "owner-b")));
+			api.createNamespacedConfigMap(namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("moving-owned")
+						.addOwnerReferencesItem(controllerReference("v1", "Secret", ownerA))))
+				.execute();
+			await().atMost(TIMEOUT).until(() -> handler.ownerTriggers("owner-a") >= 1);
+			int triggersOfA = handler.ownerTriggers("owner-a");
+			int triggersOfB = handler.ownerTriggers("owner-b");
+			V1ConfigMap owned = api.readNamespacedConfigMap("moving-owned", namespace.name()).execute();
+			owned.getMetadata().setOwnerReferences(List.of(controllerReference("v1", "Secret", ownerB)));
+			api.replaceNamespacedConfigMap("moving-owned", namespace.name(), owned).execute();
+			await().atMost(TIMEOUT).until(() -> handler.ownerTriggers("owner-b") > triggersOfB);
+			await().atMost(TIMEOUT).until(() -> handler.ownerTriggers("owner-a") > triggersOfA);
+		});
+	}
+
+	@Test
+	void controllerReferenceWithAnotherVersionOfTheOwnersGroupTriggersTheOwner(ControlPlane controlPlane,
+			TestNamespace namespace) {
+		LeaseOwner handler = new LeaseOwner();
+		runner(controlPlane, namespace).withBean(LeaseOwner.class, () -> handler).run((context) -> {
+			assertThat(context).hasNotFailed();
+			V1Lease lease = new CoordinationV1Api(controlPlane.apiClient())
+				.createNamespacedLease(namespace.name(),
+						new V1Lease().metadata(new V1ObjectMeta().name("holder"))
+							.spec(new V1LeaseSpec().holderIdentity("someone")))
+				.execute();
+			await().atMost(TIMEOUT).until(() -> handler.added.get() == 1);
+			// the informer serves coordination.k8s.io/v1; the reference was written with
+			// v1beta1, as an object created before its owner's kind moved to v1 keeps it
+			api.createNamespacedConfigMap(namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("lease-owned")
+						.addOwnerReferencesItem(controllerReference("coordination.k8s.io/v1beta1", "Lease", lease))))
+				.execute();
+			await().atMost(TIMEOUT).until(() -> handler.ownerTriggers.get() >= 1);
+		});
+	}
+
 	private static List<String> startingWith(String prefix, List<String> names) {
 		return names.stream().filter((name) -> name.startsWith(prefix)).toList();
 	}
@@ -214,6 +269,18 @@ class HandlerFiltersIntegrationTests {
 		api.createNamespacedConfigMap(namespace,
 				new V1ConfigMap().metadata(new V1ObjectMeta().name(name).labels(labels)).data(data))
 			.execute();
+	}
+
+	private static V1Secret createSecret(String namespace, String name) throws ApiException {
+		return api.createNamespacedSecret(namespace, new V1Secret().metadata(new V1ObjectMeta().name(name))).execute();
+	}
+
+	private static V1OwnerReference controllerReference(String apiVersion, String kind, KubernetesObject owner) {
+		return new V1OwnerReference().apiVersion(apiVersion)
+			.kind(kind)
+			.name(owner.getMetadata().getName())
+			.uid(owner.getMetadata().getUid())
+			.controller(true);
 	}
 
 	static class InSelector {
@@ -291,6 +358,54 @@ class HandlerFiltersIntegrationTests {
 
 		@OnAdd(namespaces = "default")
 		void added(V1Namespace namespace) {
+		}
+
+	}
+
+	@Owns(V1ConfigMap.class)
+	static class SecretOwner {
+
+		final List<String> added = new CopyOnWriteArrayList<>();
+
+		final Map<String, AtomicInteger> ownerTriggers = new ConcurrentHashMap<>();
+
+		@OnAdd
+		void added(V1Secret secret) {
+			this.added.add(secret.getMetadata().getName());
+		}
+
+		@OnUpdate
+		void changed(V1Secret secret, HandlerContext context) {
+			if (context.trigger() == Trigger.OWNER) {
+				this.ownerTriggers.computeIfAbsent(secret.getMetadata().getName(), (name) -> new AtomicInteger())
+					.incrementAndGet();
+			}
+		}
+
+		int ownerTriggers(String name) {
+			AtomicInteger triggers = this.ownerTriggers.get(name);
+			return (triggers != null) ? triggers.get() : 0;
+		}
+
+	}
+
+	@Owns(V1ConfigMap.class)
+	static class LeaseOwner {
+
+		final AtomicInteger added = new AtomicInteger();
+
+		final AtomicInteger ownerTriggers = new AtomicInteger();
+
+		@OnAdd
+		void added(V1Lease lease) {
+			this.added.incrementAndGet();
+		}
+
+		@OnUpdate
+		void changed(V1Lease lease, HandlerContext context) {
+			if (context.trigger() == Trigger.OWNER) {
+				this.ownerTriggers.incrementAndGet();
+			}
 		}
 
 	}

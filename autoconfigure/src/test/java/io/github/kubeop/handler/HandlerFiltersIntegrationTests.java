@@ -51,6 +51,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.NestedExceptionUtils;
@@ -256,6 +257,49 @@ class HandlerFiltersIntegrationTests {
 		});
 	}
 
+	@Test
+	void lazyHandlerBeanAskedForAfterStartupIsCalled(ControlPlane controlPlane, TestNamespace namespace) {
+		runner(controlPlane, namespace)
+			.withBean("lazyHandler", LateHandler.class, LateHandler::new, (definition) -> definition.setLazyInit(true))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				create(namespace.name(), "late-before", null);
+				LateHandler handler = context.getBean(LateHandler.class);
+				await().atMost(TIMEOUT).until(() -> handler.added.contains("late-before"));
+				create(namespace.name(), "late-after", null);
+				await().atMost(TIMEOUT).until(() -> handler.added.contains("late-after"));
+			});
+	}
+
+	@Test
+	void handlersWorkWithLazyInitialization(ControlPlane controlPlane, TestNamespace namespace) {
+		LateHandler handler = new LateHandler();
+		runner(controlPlane, namespace)
+			// what spring.main.lazy-initialization=true makes SpringApplication add
+			.withInitializer(
+					(context) -> context.addBeanFactoryPostProcessor(new LazyInitializationBeanFactoryPostProcessor()))
+			.withBean(LateHandler.class, () -> handler)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				create(namespace.name(), "everything-lazy", null);
+				await().atMost(TIMEOUT).until(() -> handler.added.contains("everything-lazy"));
+			});
+	}
+
+	@Test
+	void prototypeHandlerBeanFailsStartupNamingTheBean(ControlPlane controlPlane, TestNamespace namespace) {
+		runner(controlPlane, namespace)
+			.withBean("prototypeHandler", LateHandler.class, LateHandler::new,
+					(definition) -> definition.setScope("prototype"))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+					.isInstanceOf(InvalidHandlerMethodException.class)
+					.hasMessageContaining("LateHandler.added(V1ConfigMap)")
+					.hasMessageContaining("bean 'prototypeHandler' of scope 'prototype'");
+			});
+	}
+
 	private static List<String> startingWith(String prefix, List<String> names) {
 		return names.stream().filter((name) -> name.startsWith(prefix)).toList();
 	}
@@ -406,6 +450,17 @@ class HandlerFiltersIntegrationTests {
 			if (context.trigger() == Trigger.OWNER) {
 				this.ownerTriggers.incrementAndGet();
 			}
+		}
+
+	}
+
+	static class LateHandler {
+
+		final List<String> added = new CopyOnWriteArrayList<>();
+
+		@OnAdd
+		void added(V1ConfigMap configMap) {
+			this.added.add(configMap.getMetadata().getName());
 		}
 
 	}

@@ -33,12 +33,17 @@ import io.github.kubeop.handler.InvalidHandlerMethodException;
 import io.kubernetes.client.common.KubernetesObject;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ClassUtils;
 
 /**
  * Finds {@link OnAdd}, {@link OnUpdate} and {@link OnDelete} methods (directly or through
@@ -46,10 +51,17 @@ import org.springframework.core.annotation.AnnotationUtils;
  * initialized so that a wrong one fails startup, and registers one
  * {@link HandlerEndpoint} per bean and resource once every singleton exists. The
  * {@link HandlerRegistrar} is only looked up then, so user beans are never created early.
+ * <p>
+ * A handler bean created later (a {@code @Lazy} bean first asked for after startup) is
+ * registered as it appears, and its workers start at once if the handlers run, as
+ * spring-kafka does for listener beans created after its registry started. A handler bean
+ * that is not a singleton (prototype or any other scope) fails startup: its handlers are
+ * registered per instance, so every instance would add its handlers again.
  *
  * @author Kubeop authors
  */
-public class HandlerAnnotationBeanPostProcessor implements BeanPostProcessor, SmartInitializingSingleton {
+public class HandlerAnnotationBeanPostProcessor
+		implements BeanPostProcessor, SmartInitializingSingleton, BeanFactoryAware {
 
 	private static final Set<Class<? extends Annotation>> ANNOTATIONS = Set.of(OnAdd.class, OnUpdate.class,
 			OnDelete.class);
@@ -58,12 +70,35 @@ public class HandlerAnnotationBeanPostProcessor implements BeanPostProcessor, Sm
 
 	private final List<HandlerEndpoint> endpoints = new ArrayList<>();
 
+	private ConfigurableListableBeanFactory beanFactory;
+
+	private boolean singletonsInstantiated;
+
+	private HandlerRegistrar lateRegistrar;
+
 	/**
 	 * Creates a new instance.
 	 * @param registrar the registrar, looked up when every singleton exists
 	 */
 	public HandlerAnnotationBeanPostProcessor(ObjectProvider<HandlerRegistrar> registrar) {
 		this.registrar = registrar;
+	}
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		if (beanFactory instanceof ConfigurableListableBeanFactory listable) {
+			this.beanFactory = listable;
+		}
+	}
+
+	/**
+	 * Returns whether a type declares {@link OnAdd}, {@link OnUpdate} or {@link OnDelete}
+	 * methods.
+	 * @param type the type, or {@code null}
+	 * @return whether instances of the type are handlers
+	 */
+	public static boolean isHandlerType(Class<?> type) {
+		return firstHandlerMethod(type) != null;
 	}
 
 	@Override
@@ -77,6 +112,7 @@ public class HandlerAnnotationBeanPostProcessor implements BeanPostProcessor, Sm
 		if (methods.isEmpty()) {
 			return bean;
 		}
+		List<HandlerEndpoint> endpoints = new ArrayList<>();
 		Map<String, List<Method>> byResource = new LinkedHashMap<>();
 		Map<String, HandlerMethod> handlerMethods = new LinkedHashMap<>();
 		for (Map.Entry<Method, HandlerMethod> entry : sorted(methods)) {
@@ -84,6 +120,7 @@ public class HandlerAnnotationBeanPostProcessor implements BeanPostProcessor, Sm
 			byResource.computeIfAbsent(resource, (key) -> new ArrayList<>()).add(entry.getKey());
 			handlerMethods.put(entry.getKey().toGenericString(), entry.getValue());
 		}
+		rejectIfNotSingleton(beanName, sorted(methods).get(0).getKey());
 		Map<Class<? extends KubernetesObject>, String> owned = new LinkedHashMap<>();
 		AnnotatedElementUtils.findMergedRepeatableAnnotations(targetClass, Owns.class)
 			.forEach((owns) -> owned.put(owns.value(), owns.informer()));
@@ -94,20 +131,112 @@ public class HandlerAnnotationBeanPostProcessor implements BeanPostProcessor, Sm
 			String informer = informerName(group.get(0));
 			String name = (byResource.size() == 1) ? beanName : beanName + "-"
 					+ (informer.isEmpty() ? groupMethods.get(0).resourceType().getSimpleName() : informer);
-			this.endpoints.add(new HandlerEndpoint(name, informer.isEmpty() ? null : informer,
-					groupMethods.get(0).resourceType(), groupMethods, namespaces(group), labelSelector(group), owned));
+			endpoints.add(endpoint(name, informer.isEmpty() ? null : informer, group, groupMethods, owned));
 		}
+		register(endpoints);
 		return bean;
 	}
 
 	@Override
 	public void afterSingletonsInstantiated() {
+		rejectNonSingletonHandlerBeans();
 		HandlerRegistrar handlers = this.registrar.getIfAvailable();
-		if (handlers == null) {
+		List<HandlerEndpoint> collected;
+		synchronized (this) {
+			this.singletonsInstantiated = true;
+			this.lateRegistrar = handlers;
+			collected = List.copyOf(this.endpoints);
+			this.endpoints.clear();
+		}
+		if (handlers != null) {
+			collected.forEach(handlers::register);
+		}
+	}
+
+	private static HandlerEndpoint endpoint(String name, String informer, List<Method> group,
+			List<HandlerMethod> groupMethods, Map<Class<? extends KubernetesObject>, String> owned) {
+		String labelSelector = labelSelector(group);
+		try {
+			return new HandlerEndpoint(name, informer, groupMethods.get(0).resourceType(), groupMethods,
+					namespaces(group), labelSelector, owned);
+		}
+		catch (IllegalArgumentException ex) {
+			Method method = group.stream()
+				.filter((candidate) -> !attribute(candidate, "labelSelector", "").isEmpty())
+				.findFirst()
+				.orElse(group.get(0));
+			throw new InvalidHandlerMethodException(method,
+					"has label selector '" + labelSelector + "', which Kubernetes rejects: " + ex.getMessage(),
+					"Write the selector as kubectl -l takes it, such as 'app=web,tier in (api, web),!legacy'.");
+		}
+	}
+
+	private void register(List<HandlerEndpoint> endpoints) {
+		HandlerRegistrar handlers;
+		synchronized (this) {
+			if (!this.singletonsInstantiated) {
+				this.endpoints.addAll(endpoints);
+				return;
+			}
+			handlers = this.lateRegistrar;
+		}
+		// a bean created after startup (@Lazy): its workers start at once if handlers run
+		if (handlers != null) {
+			endpoints.forEach(handlers::register);
+		}
+	}
+
+	/**
+	 * Fails for handler beans of any scope but singleton, created or not: they would
+	 * register their handlers once per instance, or (never asked for) not at all.
+	 */
+	private void rejectNonSingletonHandlerBeans() {
+		if (this.beanFactory == null) {
 			return;
 		}
-		this.endpoints.forEach(handlers::register);
-		this.endpoints.clear();
+		for (String beanName : this.beanFactory.getBeanDefinitionNames()) {
+			BeanDefinition definition = this.beanFactory.getMergedBeanDefinition(beanName);
+			if (!definition.isAbstract() && !definition.isSingleton()) {
+				Method method = firstHandlerMethod(this.beanFactory.getType(beanName, false));
+				if (method != null) {
+					throw notSingleton(beanName, definition, method);
+				}
+			}
+		}
+	}
+
+	private void rejectIfNotSingleton(String beanName, Method method) {
+		if (this.beanFactory != null && this.beanFactory.containsBeanDefinition(beanName)) {
+			BeanDefinition definition = this.beanFactory.getMergedBeanDefinition(beanName);
+			if (!definition.isSingleton()) {
+				throw notSingleton(beanName, definition, method);
+			}
+		}
+	}
+
+	private static InvalidHandlerMethodException notSingleton(String beanName, BeanDefinition definition,
+			Method method) {
+		return new InvalidHandlerMethodException(method,
+				"is declared on bean '" + beanName + "' of scope '" + definition.getScope()
+						+ "', but handlers are registered once per bean instance: every instance would add its "
+						+ "handlers again",
+				"Make bean '" + beanName + "' a singleton (remove its @Scope), or register handlers from code "
+						+ "with HandlerRegistrar.");
+	}
+
+	private static Method firstHandlerMethod(Class<?> type) {
+		if (type == null) {
+			return null;
+		}
+		Class<?> userClass = ClassUtils.getUserClass(type);
+		if (!AnnotationUtils.isCandidateClass(userClass, ANNOTATIONS)) {
+			return null;
+		}
+		Map<Method, Boolean> methods = MethodIntrospector.selectMethods(userClass,
+				(MethodIntrospector.MetadataLookup<Boolean>) (method) -> ANNOTATIONS.stream()
+					.anyMatch((annotation) -> AnnotatedElementUtils.hasAnnotation(method, annotation)) ? Boolean.TRUE
+							: null);
+		return methods.keySet().stream().min((a, b) -> a.toGenericString().compareTo(b.toGenericString())).orElse(null);
 	}
 
 	private static HandlerMethod handlerMethod(Object bean, Method method) {

@@ -51,13 +51,17 @@ public @interface OnUpdate {
 
 	/**
 	 * Namespaces to handle; objects elsewhere are ignored. Empty for all that the
-	 * informer watches.
+	 * informer watches. Not allowed for cluster-scoped kinds, whose objects have no
+	 * namespace: that fails startup.
 	 * @return the namespaces
 	 */
 	String[] namespaces() default {};
 
 	/**
-	 * A label selector objects must match, such as {@code app=web,tier!=cache}.
+	 * A label selector objects must match, in Kubernetes' string form, such as
+	 * {@code app=web,tier notin (cache)}; as on the API server, {@code notin} and
+	 * {@code !=} match objects without the key. An object that stops matching is, for
+	 * this handler, deleted.
 	 * @return the selector, or empty for all objects
 	 */
 	String labelSelector() default "";

@@ -29,7 +29,9 @@ import io.kubernetes.client.common.KubernetesObject;
  * Declares, on a handler bean, a type of object the handler creates and owns: a change to
  * such an object whose controller owner reference points at a handled object calls the
  * owner's {@link OnUpdate} method, so that drift is repaired (controller-runtime's
- * {@code Owns}).
+ * {@code Owns}). The reference is matched by group and kind, not version; on an update
+ * the owners of both the old and the new state are called, so an owner whose reference
+ * moved away hears of it.
  *
  * @author Kubeop authors
  */

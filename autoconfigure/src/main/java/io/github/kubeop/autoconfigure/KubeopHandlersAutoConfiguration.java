@@ -35,6 +35,7 @@ import io.github.kubeop.queue.Ticker;
 import io.kubernetes.client.openapi.ApiClient;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -63,6 +64,16 @@ public final class KubeopHandlersAutoConfiguration {
 	static HandlerAnnotationBeanPostProcessor kubeopHandlerAnnotationBeanPostProcessor(
 			ObjectProvider<HandlerRegistrar> registrar) {
 		return new HandlerAnnotationBeanPostProcessor(registrar);
+	}
+
+	/**
+	 * Keeps handler beans out of {@code spring.main.lazy-initialization}: nothing asks
+	 * for a handler bean, so a lazy one would never be created and never called.
+	 * @return the filter
+	 */
+	@Bean
+	static LazyInitializationExcludeFilter kubeopHandlerBeansLazyInitializationExcludeFilter() {
+		return (beanName, definition, type) -> HandlerAnnotationBeanPostProcessor.isHandlerType(type);
 	}
 
 	@Bean

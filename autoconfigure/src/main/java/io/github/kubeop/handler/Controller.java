@@ -83,7 +83,7 @@ public final class Controller<T extends KubernetesObject> {
 		this.queue = queue;
 		this.workerCount = workerCount;
 		this.observer = observer;
-		this.filter = filter(endpoint);
+		this.filter = filter(endpoint, informer);
 		informer.addEventHandler(new EventAdapter());
 	}
 
@@ -327,11 +327,9 @@ public final class Controller<T extends KubernetesObject> {
 		return object.getMetadata().getResourceVersion();
 	}
 
-	private static <T extends KubernetesObject> Predicate<T> filter(HandlerEndpoint endpoint) {
-		LabelSelector labels = LabelSelector.parse(endpoint.labelSelector());
-		Set<String> namespaces = endpoint.namespaces();
-		return (object) -> (namespaces.isEmpty() || namespaces.contains(object.getMetadata().getNamespace()))
-				&& labels.test(object.getMetadata().getLabels());
+	private static <T extends KubernetesObject> Predicate<T> filter(HandlerEndpoint endpoint,
+			ResourceInformer<T> informer) {
+		return HandlerFilter.of(endpoint, informer.resource());
 	}
 
 	/**
@@ -350,7 +348,10 @@ public final class Controller<T extends KubernetesObject> {
 		@Override
 		public void onUpdate(T oldObject, T newObject) {
 			String key = ResourceInformer.key(newObject);
-			boolean relevant = Controller.this.filter.test(newObject) || Controller.this.delivered.containsKey(key);
+			// the old state matching counts too: an add still running has not reached
+			// delivered yet, and its object leaving must still be handled as a delete
+			boolean relevant = Controller.this.filter.test(newObject) || Controller.this.filter.test(oldObject)
+					|| Controller.this.delivered.containsKey(key);
 			if (!relevant) {
 				return;
 			}

@@ -36,7 +36,9 @@ import io.kubernetes.client.common.KubernetesObject;
  * @param resourceType the resource type
  * @param methods the methods, in declaration order
  * @param namespaces namespaces to handle, empty for all
- * @param labelSelector label selector objects must match, or {@code null}
+ * @param labelSelector label selector objects must match, in Kubernetes' string form, or
+ * {@code null}; a selector the API server would reject is an
+ * {@link IllegalArgumentException}
  * @param owned owned types whose changes re-trigger their owner, by informer name (empty
  * for by type)
  * @author Kubeop authors
@@ -50,6 +52,13 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 		namespaces = Set.copyOf(namespaces);
 		owned = Map.copyOf(owned);
 		labelSelector = (labelSelector == null || labelSelector.isBlank()) ? null : labelSelector;
+		try {
+			// a selector the API server would reject fails registration, not every event
+			LabelSelector.parse(labelSelector);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Handler '" + name + "': " + ex.getMessage(), ex);
+		}
 	}
 
 	/**

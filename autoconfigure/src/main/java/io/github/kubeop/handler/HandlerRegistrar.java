@@ -19,14 +19,16 @@ package io.github.kubeop.handler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Consumer;
+import java.util.Set;
 import java.util.function.Function;
 
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.informer.ResourceKind;
 import io.github.kubeop.queue.RateLimitingQueue;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
@@ -185,46 +187,95 @@ public class HandlerRegistrar {
 		return this.informers.informer(spec);
 	}
 
+	/**
+	 * Re-triggers owners when owned objects change, as controller-runtime's
+	 * {@code EnqueueRequestForOwner} with {@code OnlyControllerOwner} does: the
+	 * controller reference is matched by group and kind, not version (an owner served as
+	 * v1 still owns objects whose reference says v1alpha1), and an update tells the
+	 * owners of both the old and the new state, so an owner whose reference moved away or
+	 * was removed hears of it too.
+	 */
 	@SuppressWarnings("unchecked")
 	private <O extends KubernetesObject> void watchOwned(Controller<?> owner, Class<O> type, String informerName) {
 		ResourceInformer<O> owned = (ResourceInformer<O>) informer(informerName, type, owner.name());
-		String ownerKind = owner.informer().resource().kind();
-		String ownerApiVersion = owner.informer().resource().apiVersion();
-		boolean ownerNamespaced = owner.informer().resource().namespaced();
-		Consumer<O> enqueueOwners = (object) -> {
-			List<V1OwnerReference> references = object.getMetadata().getOwnerReferences();
-			if (references != null) {
-				for (V1OwnerReference reference : references) {
-					if (Boolean.TRUE.equals(reference.getController()) && ownerKind.equals(reference.getKind())
-							&& ownerApiVersion.equals(reference.getApiVersion())) {
-						String key = ownerNamespaced ? object.getMetadata().getNamespace() + "/" + reference.getName()
-								: reference.getName();
-						owner.enqueue(key, Trigger.OWNER);
-					}
-				}
-			}
-		};
+		ResourceKind ownerKind = owner.informer().resource();
 		owned.addEventHandler(new ResourceEventHandler<>() {
 
 			@Override
 			public void onAdd(O object) {
-				enqueueOwners.accept(object);
+				enqueueOwners(owner, ownerKind, object, null);
 			}
 
 			@Override
 			public void onUpdate(O oldObject, O newObject) {
 				if (!Objects.equals(oldObject.getMetadata().getResourceVersion(),
 						newObject.getMetadata().getResourceVersion())) {
-					enqueueOwners.accept(newObject);
+					enqueueOwners(owner, ownerKind, oldObject, newObject);
 				}
 			}
 
 			@Override
 			public void onDelete(O object, boolean deletedFinalStateUnknown) {
-				enqueueOwners.accept(object);
+				enqueueOwners(owner, ownerKind, object, null);
 			}
 
 		});
+	}
+
+	private static void enqueueOwners(Controller<?> owner, ResourceKind ownerKind, KubernetesObject object,
+			KubernetesObject newObject) {
+		Set<String> keys = new LinkedHashSet<>();
+		addOwnerKey(keys, ownerKind, object);
+		if (newObject != null) {
+			addOwnerKey(keys, ownerKind, newObject);
+		}
+		keys.forEach((key) -> owner.enqueue(key, Trigger.OWNER));
+	}
+
+	private static void addOwnerKey(Set<String> keys, ResourceKind ownerKind, KubernetesObject object) {
+		V1OwnerReference controller = controllerOf(object);
+		if (controller == null || !ownerKind.kind().equals(controller.getKind())
+				|| !ownerKind.group().equals(group(controller.getApiVersion()))) {
+			return;
+		}
+		String namespace = object.getMetadata().getNamespace();
+		if (!ownerKind.namespaced()) {
+			keys.add(controller.getName());
+		}
+		else if (namespace != null) {
+			// a namespaced owner lives in its owned object's namespace; a cluster-scoped
+			// object cannot have one
+			keys.add(namespace + "/" + controller.getName());
+		}
+	}
+
+	/**
+	 * Returns the controller reference of an object: the first owner reference with
+	 * {@code controller: true} (the API server allows only one), as apimachinery's
+	 * {@code metav1.GetControllerOf} does.
+	 */
+	private static V1OwnerReference controllerOf(KubernetesObject object) {
+		List<V1OwnerReference> references = object.getMetadata().getOwnerReferences();
+		if (references != null) {
+			for (V1OwnerReference reference : references) {
+				if (Boolean.TRUE.equals(reference.getController())) {
+					return reference;
+				}
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Returns the group of an {@code apiVersion}: empty for the core group ({@code v1}),
+	 * the part before the slash otherwise ({@code apps/v1}).
+	 */
+	private static String group(String apiVersion) {
+		if (apiVersion == null) {
+			return null;
+		}
+		int slash = apiVersion.indexOf('/');
+		return (slash >= 0) ? apiVersion.substring(0, slash) : "";
 	}
 
 	private static String decapitalize(String name) {

@@ -283,23 +283,6 @@ class HandlersIntegrationTests {
 	}
 
 	@Test
-	void annotationFiltersSelectNamespaceAndLabels(ControlPlane controlPlane, TestNamespace namespace) {
-		FilteredHandler handler = new FilteredHandler();
-		runner(controlPlane, namespace).withBean(FilteredHandler.class, () -> handler).run((context) -> {
-			assertThat(context).hasNotFailed();
-			api.createNamespacedConfigMap(namespace.name(),
-					new V1ConfigMap().metadata(new V1ObjectMeta().name("tier-web").labels(Map.of("tier", "web"))))
-				.execute();
-			api.createNamespacedConfigMap(namespace.name(),
-					new V1ConfigMap().metadata(new V1ObjectMeta().name("tier-db").labels(Map.of("tier", "db"))))
-				.execute();
-			await().atMost(Duration.ofSeconds(10)).until(() -> handler.added.contains("tier-web"));
-			Thread.sleep(500);
-			assertThat(handler.added).containsExactly("tier-web");
-		});
-	}
-
-	@Test
 	void generationChangedSkipsMetadataOnlyUpdates(ControlPlane controlPlane, TestNamespace namespace)
 			throws Exception {
 		SpecWatcher handler = new SpecWatcher();
@@ -486,21 +469,6 @@ class HandlersIntegrationTests {
 					.isEqualTo(newObject.getMetadata().getResourceVersion());
 				this.optedIn.add(context);
 			}
-		}
-
-	}
-
-	static class FilteredHandler {
-
-		final List<String> added = new CopyOnWriteArrayList<>();
-
-		@OnAdd(labelSelector = "tier in (web, cache)")
-		void added(V1ConfigMap configMap) {
-			this.added.add(configMap.getMetadata().getName());
-		}
-
-		@OnDelete
-		void removed(V1ConfigMap configMap) {
 		}
 
 	}

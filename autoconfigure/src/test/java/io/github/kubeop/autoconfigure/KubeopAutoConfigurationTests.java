@@ -174,6 +174,16 @@ class KubeopAutoConfigurationTests {
 			.kubeconfigFile()).isEqualTo(standard);
 	}
 
+	@Test
+	void homeIsTheHomeVariableAsForKubectlAndUserHomeOnlyWithoutIt() throws IOException {
+		Path home = Files.createDirectories(this.directory.resolve("home"));
+		String userHome = this.directory.resolve("java-user-home").toString();
+		assertThat(PropertiesKubernetesConnectionDetails.homeDirectory(Map.of("HOME", home.toString())::get, userHome))
+			.isEqualTo(home);
+		assertThat(PropertiesKubernetesConnectionDetails.homeDirectory((name) -> null, userHome))
+			.isEqualTo(Path.of(userHome));
+	}
+
 	private void assertInvalid(String property, String... properties) {
 		this.runner.withBean(ApiClient.class, ApiClient::new)
 			.withPropertyValues(properties)

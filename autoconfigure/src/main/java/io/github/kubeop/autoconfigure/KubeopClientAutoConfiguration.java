@@ -24,7 +24,10 @@ import java.nio.file.Path;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
+import okhttp3.Cache;
+import okhttp3.OkHttpClient;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -33,25 +36,59 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configuration of the Kubernetes {@link ApiClient}. A user's {@code ApiClient} bean
- * wins; otherwise the client is built from {@link KubernetesConnectionDetails}.
+ * wins; otherwise the client is built from {@link KubernetesConnectionDetails}, and its
+ * threads and connections are released when the context closes, or fails to start.
  *
  * @author Kubeop authors
  */
 @AutoConfiguration
 @ConditionalOnClass(ApiClient.class)
 @EnableConfigurationProperties(KubeopProperties.class)
-public final class KubeopClientAutoConfiguration {
+public final class KubeopClientAutoConfiguration implements DisposableBean {
+
+	/**
+	 * The client this configuration built, if any: a user's {@code ApiClient} bean is the
+	 * user's to close.
+	 */
+	private volatile ApiClient builtClient;
 
 	@Bean
 	@ConditionalOnMissingBean({ KubernetesConnectionDetails.class, ApiClient.class })
 	KubernetesConnectionDetails kubernetesConnectionDetails(KubeopProperties properties) {
 		return new PropertiesKubernetesConnectionDetails(properties.getClient(), System::getenv,
-				Path.of(System.getProperty("user.home")));
+				PropertiesKubernetesConnectionDetails.homeDirectory(System::getenv, System.getProperty("user.home")));
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	ApiClient kubernetesApiClient(KubernetesConnectionDetails connectionDetails) throws IOException {
+		ApiClient client = buildClient(connectionDetails);
+		this.builtClient = client;
+		return client;
+	}
+
+	/**
+	 * Shuts down the HTTP client of the {@code ApiClient} this configuration built: its
+	 * dispatcher's threads are not daemons and idle for a minute, which kept a JVM whose
+	 * startup had failed alive that long. The client bean depends on this configuration,
+	 * so every bean using it has been destroyed by then.
+	 */
+	@Override
+	public void destroy() throws IOException {
+		ApiClient client = this.builtClient;
+		if (client == null) {
+			return;
+		}
+		OkHttpClient http = client.getHttpClient();
+		http.dispatcher().executorService().shutdown();
+		http.connectionPool().evictAll();
+		Cache cache = http.cache();
+		if (cache != null) {
+			cache.close();
+		}
+	}
+
+	private static ApiClient buildClient(KubernetesConnectionDetails connectionDetails) throws IOException {
 		String kubeconfig = connectionDetails.kubeconfig();
 		if (kubeconfig == null) {
 			return ClientBuilder.cluster().build();

@@ -25,11 +25,15 @@ import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Configuration properties for Kubeop.
+ * Configuration properties for Kubeop. Unknown keys under {@code kubeop} fail startup
+ * (explained by {@link UnknownKubeopPropertyFailureAnalyzer}): an ignored misspelling can
+ * make Kubeop do the opposite of what was asked. System properties and environment
+ * variables are exempt, as Spring Boot exempts them for every such binding: they are
+ * shared with the rest of the process.
  *
  * @author Kubeop authors
  */
-@ConfigurationProperties("kubeop")
+@ConfigurationProperties(prefix = "kubeop", ignoreUnknownFields = false)
 public class KubeopProperties {
 
 	private final Client client = new Client();

@@ -22,14 +22,18 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
  * {@link KubernetesConnectionDetails} from {@code kubeop.client.*}, the environment and
  * the conventional places, in the order kubectl uses: {@code kubeop.client.kubeconfig},
  * the first existing file of {@code KUBECONFIG}, {@code ~/.kube/config}, then the
- * in-cluster service account. Nothing found is an error, never a silent fallback to
- * {@code localhost:8080}.
+ * in-cluster service account. {@code ~} is {@code $HOME}, as for kubectl and the official
+ * client's {@code ClientBuilder}, not Java's {@code user.home} (which a container image
+ * or a service manager may set to something else). Nothing found is an error, never a
+ * silent fallback to {@code localhost:8080}.
  *
  * @author Kubeop authors
  */
@@ -48,6 +52,32 @@ class PropertiesKubernetesConnectionDetails implements KubernetesConnectionDetai
 		this.context = properties.getContext();
 		this.file = findKubeconfig(properties, environment, home);
 		this.kubeconfig = (this.file != null) ? read(this.file) : null;
+	}
+
+	/**
+	 * Returns the home directory kubectl and the official client look in: {@code HOME};
+	 * on Windows, when it is not set, {@code HOMEDRIVE} and {@code HOMEPATH}, then
+	 * {@code USERPROFILE}; Java's {@code user.home} only when none of these names an
+	 * existing directory.
+	 * @param environment the environment variables
+	 * @param userHome Java's {@code user.home}
+	 * @return the home directory
+	 */
+	static Path homeDirectory(UnaryOperator<String> environment, String userHome) {
+		List<String> candidates = new ArrayList<>();
+		candidates.add(environment.apply("HOME"));
+		if (File.separatorChar == '\\') {
+			String drive = environment.apply("HOMEDRIVE");
+			String path = environment.apply("HOMEPATH");
+			candidates.add((drive != null && path != null) ? drive + path : null);
+			candidates.add(environment.apply("USERPROFILE"));
+		}
+		for (String candidate : candidates) {
+			if (candidate != null && !candidate.isBlank() && Files.isDirectory(Path.of(candidate))) {
+				return Path.of(candidate);
+			}
+		}
+		return Path.of(userHome);
 	}
 
 	@Override

@@ -60,6 +60,8 @@ public class HandlerRegistrar {
 
 	private final List<Controller<?>> controllers = new ArrayList<>();
 
+	private final List<Consumer<Controller<?>>> listeners = new ArrayList<>();
+
 	private boolean workersRunning;
 
 	/**
@@ -95,6 +97,9 @@ public class HandlerRegistrar {
 				this.workerCounts.apply(endpoint.name()), this.observer);
 		endpoint.owned().forEach((type, informerName) -> watchOwned(controller, type, informerName));
 		this.controllers.add(controller);
+		for (Consumer<Controller<?>> listener : this.listeners) {
+			listener.accept(controller);
+		}
 		if (this.workersRunning) {
 			controller.startWorkers();
 		}
@@ -134,6 +139,17 @@ public class HandlerRegistrar {
 	public synchronized boolean shutdown(Duration timeout) {
 		this.controllers.forEach((controller) -> controller.queue().shutDown());
 		return stopWorkers(timeout);
+	}
+
+	/**
+	 * Calls a listener with every controller: those registered now, at once, and those
+	 * registered later, before their workers start.
+	 * @param listener told of each controller, under this registrar's lock: it must be
+	 * quick and must not register handlers
+	 */
+	public synchronized void forEachController(Consumer<Controller<?>> listener) {
+		this.controllers.forEach(listener);
+		this.listeners.add(listener);
 	}
 
 	/**

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import io.kubernetes.client.common.KubernetesObject;
@@ -47,6 +48,8 @@ public class InformerRegistry {
 	private final Map<InformerSpec.SharingKey, ResourceInformer<?>> informers = new LinkedHashMap<>();
 
 	private final Map<String, ResourceInformer<?>> byName = new LinkedHashMap<>();
+
+	private final List<Consumer<ResourceInformer<?>>> listeners = new ArrayList<>();
 
 	private ScheduledExecutorService scheduler;
 
@@ -76,6 +79,9 @@ public class InformerRegistry {
 			ResourceKind resource = this.discovery.resolve(spec.apiVersion(), spec.kind());
 			informer = new ResourceInformer<>(spec, resource, this.client);
 			this.informers.put(spec.sharingKey(), informer);
+			for (Consumer<ResourceInformer<?>> listener : this.listeners) {
+				listener.accept(informer);
+			}
 			if (this.started) {
 				informer.start(this.scheduler);
 			}
@@ -102,6 +108,18 @@ public class InformerRegistry {
 	 */
 	public synchronized ResourceInformer<?> informer(String name) {
 		return this.byName.get(name);
+	}
+
+	/**
+	 * Calls a listener with every informer: those that exist now, at once, and those
+	 * created later, before they start (so that, for example, their meters exist before
+	 * their first event).
+	 * @param listener told of each informer, under this registry's lock: it must be quick
+	 * and must not create informers
+	 */
+	public synchronized void forEachInformer(Consumer<ResourceInformer<?>> listener) {
+		this.informers.values().forEach(listener);
+		this.listeners.add(listener);
 	}
 
 	/**

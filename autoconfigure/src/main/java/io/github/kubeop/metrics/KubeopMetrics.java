@@ -16,10 +16,12 @@
 
 package io.github.kubeop.metrics;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 import io.github.kubeop.handler.Controller;
@@ -41,7 +43,9 @@ import io.micrometer.core.instrument.Timer;
  * {@code controller_runtime_*}, {@code leader_election_master_status} in Prometheus), so
  * existing dashboards work unchanged; informer meters ({@code kubeop_informer_*}) add
  * what none of them export. Tags are bounded: handler, queue and informer names, never
- * objects.
+ * objects. Timers publish the histogram buckets controller-runtime's histograms have, so
+ * that {@code histogram_quantile} over {@code _bucket} works as it does for a Go
+ * operator.
  *
  * @author Kubeop authors
  */
@@ -49,9 +53,27 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory {
 
 	private static final String[] RESULTS = { "success", "error", "requeue", "requeue_after" };
 
+	/**
+	 * The buckets of controller-runtime's
+	 * {@code controller_runtime_reconcile_time_seconds}
+	 * (pkg/internal/controller/metrics), in seconds.
+	 */
+	private static final Duration[] RECONCILE_TIME_BUCKETS = seconds(0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25,
+			0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7,
+			8, 9, 10, 15, 20, 25, 30, 40, 50, 60);
+
+	/**
+	 * The buckets of controller-runtime's {@code workqueue_queue_duration_seconds} and
+	 * {@code workqueue_work_duration_seconds} (pkg/internal/metrics/workqueue.go):
+	 * {@code prometheus.ExponentialBuckets(10e-9, 10, 12)}, 10 ns to 1,000 s.
+	 */
+	private static final Duration[] WORKQUEUE_BUCKETS = exponentialBuckets(Duration.ofNanos(10), 10, 12);
+
 	private final MeterRegistry registry;
 
 	private final Map<String, AtomicInteger> activeWorkers = new ConcurrentHashMap<>();
+
+	private final Map<String, AtomicLong> depths = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates a new instance.
@@ -79,21 +101,26 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory {
 			.register(this.registry);
 		Timer queued = Timer.builder("workqueue.queue.duration")
 			.description("How long an item stays in the work queue before being requested")
+			.serviceLevelObjectives(WORKQUEUE_BUCKETS)
 			.tags(tags)
 			.register(this.registry);
 		Timer worked = Timer.builder("workqueue.work.duration")
 			.description("How long processing an item from the work queue takes")
+			.serviceLevelObjectives(WORKQUEUE_BUCKETS)
 			.tags(tags)
 			.register(this.registry);
+		AtomicLong depth = depth(name);
 		return new QueueMetrics() {
 
 			@Override
 			public void added() {
 				adds.increment();
+				depth.incrementAndGet();
 			}
 
 			@Override
 			public void taken(long waitedNanos) {
+				depth.decrementAndGet();
 				queued.record(waitedNanos, TimeUnit.NANOSECONDS);
 			}
 
@@ -117,9 +144,13 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory {
 	public void bind(Controller<?> controller) {
 		String name = controller.name();
 		Tags tags = Tags.of("name", name, "controller", name);
-		Gauge.builder("workqueue.depth", controller.queue(), (queue) -> queue.length())
+		// client-go's depth: incremented by every add of an item not already waiting
+		// (one re-added while it is processed included), decremented when a worker takes
+		// it; delayed items are not added yet
+		Gauge.builder("workqueue.depth", depth(name), AtomicLong::get)
 			.description("Current depth of the work queue")
 			.tags(tags)
+			.strongReference(true)
 			.register(this.registry);
 		if (controller.queue() instanceof DefaultWorkQueue<?> queue) {
 			Gauge.builder("workqueue.unfinished.work", queue, (q) -> q.unfinishedWorkNanos() / 1e9)
@@ -224,6 +255,10 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory {
 		active(handler).decrementAndGet();
 	}
 
+	private AtomicLong depth(String queue) {
+		return this.depths.computeIfAbsent(queue, (name) -> new AtomicLong());
+	}
+
 	private AtomicInteger active(String handler) {
 		return this.activeWorkers.computeIfAbsent(handler, (name) -> new AtomicInteger());
 	}
@@ -252,8 +287,27 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory {
 	private Timer reconcileTime(String handler) {
 		return Timer.builder("controller.runtime.reconcile.time")
 			.description("How long handler calls take")
+			.serviceLevelObjectives(RECONCILE_TIME_BUCKETS)
 			.tags("controller", handler)
 			.register(this.registry);
+	}
+
+	private static Duration[] exponentialBuckets(Duration start, int factor, int count) {
+		Duration[] buckets = new Duration[count];
+		Duration bound = start;
+		for (int i = 0; i < count; i++) {
+			buckets[i] = bound;
+			bound = bound.multipliedBy(factor);
+		}
+		return buckets;
+	}
+
+	private static Duration[] seconds(double... seconds) {
+		Duration[] durations = new Duration[seconds.length];
+		for (int i = 0; i < seconds.length; i++) {
+			durations[i] = Duration.ofNanos(Math.round(seconds[i] * 1e9));
+		}
+		return durations;
 	}
 
 }

@@ -22,15 +22,24 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.github.kubeop.annotation.OnAdd;
+import io.github.kubeop.annotation.OnUpdate;
+import io.github.kubeop.handler.HandlerEndpoint;
+import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.handler.TerminalException;
 import io.github.kubeop.health.InformersHealthIndicator;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
+import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
@@ -70,6 +79,20 @@ class ObservabilityIntegrationTests {
 
 	private static final HttpClient http = HttpClient.newHttpClient();
 
+	/**
+	 * controller-runtime's buckets of controller_runtime_reconcile_time_seconds.
+	 */
+	private static final List<Double> RECONCILE_TIME_BUCKETS = List.of(0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25,
+			0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 6.0,
+			7.0, 8.0, 9.0, 10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 60.0, Double.POSITIVE_INFINITY);
+
+	/**
+	 * controller-runtime's buckets of workqueue_queue_duration_seconds and
+	 * workqueue_work_duration_seconds: ExponentialBuckets(10e-9, 10, 12).
+	 */
+	private static final List<Double> WORKQUEUE_BUCKETS = List.of(1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0,
+			10.0, 100.0, 1000.0, Double.POSITIVE_INFINITY);
+
 	private static ConfigurableApplicationContext context;
 
 	private static String base;
@@ -98,7 +121,7 @@ class ObservabilityIntegrationTests {
 		int port = ((WebServerApplicationContext) context).getWebServer().getPort();
 		base = "http://127.0.0.1:" + port;
 		CoreV1Api api = new CoreV1Api(client);
-		for (String name : new String[] { "ok", "flaky", "later", "doomed" }) {
+		for (String name : new String[] { "ok", "flaky", "later", "doomed", "slow" }) {
 			api.createNamespacedConfigMap(namespace.name(),
 					new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(Map.of("k", "v")))
 				.execute();
@@ -142,7 +165,8 @@ class ObservabilityIntegrationTests {
 	@Test
 	void prometheusShowsControllerRuntimeAndInformerMeters() throws Exception {
 		Handler handler = context.getBean(Handler.class);
-		await().atMost(Duration.ofSeconds(20)).until(() -> handler.flakyCalls == 2 && handler.doomedCalls == 1);
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> handler.flakyCalls == 2 && handler.doomedCalls == 1 && handler.slowCalls.get() == 1);
 		String handlerName = "handler";
 		String scrape = scrapeUntil(
 				(body) -> value(body, "controller_runtime_reconcile_total", handlerName, "result=\"success\"") >= 2);
@@ -155,14 +179,14 @@ class ObservabilityIntegrationTests {
 		assertThat(value(scrape, "controller_runtime_reconcile_errors_total", handlerName, "")).isEqualTo(2);
 		assertThat(value(scrape, "controller_runtime_terminal_reconcile_errors_total", handlerName, "")).isEqualTo(1);
 		assertThat(value(scrape, "controller_runtime_reconcile_time_seconds_count", handlerName, ""))
-			.isGreaterThanOrEqualTo(5);
+			.isGreaterThanOrEqualTo(6);
 		assertThat(value(scrape, "controller_runtime_max_concurrent_reconciles", handlerName, "")).isEqualTo(2);
 		assertThat(value(scrape, "controller_runtime_active_workers", handlerName, "")).isBetween(0.0, 2.0);
-		assertThat(value(scrape, "workqueue_adds_total", handlerName, "")).isGreaterThanOrEqualTo(5);
+		assertThat(value(scrape, "workqueue_adds_total", handlerName, "")).isGreaterThanOrEqualTo(6);
 		assertThat(value(scrape, "workqueue_retries_total", handlerName, "")).isEqualTo(1);
 		assertThat(value(scrape, "workqueue_depth", handlerName, "")).isZero();
-		assertThat(value(scrape, "workqueue_queue_duration_seconds_count", handlerName, "")).isGreaterThanOrEqualTo(5);
-		assertThat(value(scrape, "workqueue_work_duration_seconds_count", handlerName, "")).isGreaterThanOrEqualTo(5);
+		assertThat(value(scrape, "workqueue_queue_duration_seconds_count", handlerName, "")).isGreaterThanOrEqualTo(6);
+		assertThat(value(scrape, "workqueue_work_duration_seconds_count", handlerName, "")).isGreaterThanOrEqualTo(6);
 		assertThat(value(scrape, "workqueue_unfinished_work_seconds", handlerName, "")).isGreaterThanOrEqualTo(0);
 		assertThat(value(scrape, "workqueue_longest_running_processor_seconds", handlerName, ""))
 			.isGreaterThanOrEqualTo(0);
@@ -173,6 +197,84 @@ class ObservabilityIntegrationTests {
 		assertThat(value(scrape, "kubeop_informer_relists_total", "secrets", "")).isGreaterThanOrEqualTo(1);
 		assertThat(value(scrape, "kubeop_informer_watch_restarts_total", "secrets", "")).isGreaterThanOrEqualTo(0);
 		assertThat(value(scrape, "kubeop_informer_last_event_age_seconds", "secrets", "")).isGreaterThanOrEqualTo(0);
+	}
+
+	@Test
+	void timersPublishControllerRuntimeHistogramBucketsThatCountEveryCall() throws Exception {
+		Handler handler = context.getBean(Handler.class);
+		await().atMost(Duration.ofSeconds(20)).until(() -> handler.slowCalls.get() == 1);
+		// every call is recorded after the method returns: wait until the timer holds as
+		// many calls as the handler saw
+		String scrape = scrapeUntil((body) -> value(body, "controller_runtime_reconcile_time_seconds_count", "handler",
+				"") == handler.calls.get());
+		int calls = handler.calls.get();
+		Map<Double, Double> reconcileTime = buckets(scrape, "controller_runtime_reconcile_time_seconds", "handler");
+		assertThat(reconcileTime.keySet()).containsExactlyElementsOf(RECONCILE_TIME_BUCKETS);
+		assertCumulative(reconcileTime);
+		assertThat(reconcileTime.get(Double.POSITIVE_INFINITY)).isEqualTo(calls);
+		assertThat(reconcileTime.get(60.0)).isEqualTo(calls);
+		// the slow call took more than a second: it is above the 1 s bucket
+		assertThat(reconcileTime.get(1.0)).isLessThanOrEqualTo(calls - 1);
+		double queueCount = value(scrape, "workqueue_queue_duration_seconds_count", "handler", "");
+		Map<Double, Double> queued = buckets(scrape, "workqueue_queue_duration_seconds", "handler");
+		assertThat(queued.keySet()).containsExactlyElementsOf(WORKQUEUE_BUCKETS);
+		assertCumulative(queued);
+		assertThat(queued.get(Double.POSITIVE_INFINITY)).isEqualTo(queueCount).isGreaterThanOrEqualTo(calls);
+		double workCount = value(scrape, "workqueue_work_duration_seconds_count", "handler", "");
+		Map<Double, Double> worked = buckets(scrape, "workqueue_work_duration_seconds", "handler");
+		assertThat(worked.keySet()).containsExactlyElementsOf(WORKQUEUE_BUCKETS);
+		assertCumulative(worked);
+		assertThat(worked.get(Double.POSITIVE_INFINITY)).isEqualTo(workCount);
+		assertThat(worked.get(1000.0)).isEqualTo(workCount);
+		assertThat(worked.get(1.0)).isLessThanOrEqualTo(workCount - 1);
+	}
+
+	@Test
+	void depthCountsAKeyAddedAgainWhileItIsProcessedAsClientGoDoes(ApiClient client, TestNamespace namespace)
+			throws Exception {
+		Handler handler = context.getBean(Handler.class);
+		CoreV1Api api = new CoreV1Api(client);
+		api.createNamespacedConfigMap(namespace.name(),
+				new V1ConfigMap().metadata(new V1ObjectMeta().name("blocked")).data(Map.of("k", "v")))
+			.execute();
+		assertThat(handler.blockedEntered.await(20, TimeUnit.SECONDS)).isTrue();
+		try {
+			assertThat(value(get("/actuator/prometheus").body(), "workqueue_depth", "handler", "")).isZero();
+			api.replaceNamespacedConfigMap("blocked", namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("blocked")).data(Map.of("k", "changed")))
+				.execute();
+			// the key is dirty while its worker still runs: client-go's depth counts it
+			scrapeUntil((body) -> value(body, "workqueue_depth", "handler", "") == 1);
+		}
+		finally {
+			handler.blockedRelease.countDown();
+		}
+		await().atMost(Duration.ofSeconds(20)).until(() -> handler.blockedUpdates.get() == 1);
+		scrapeUntil((body) -> value(body, "workqueue_depth", "handler", "") == 0);
+	}
+
+	@Test
+	void informersAndHandlersCreatedAfterStartupGetTheirMeters(TestNamespace namespace) throws Exception {
+		InformerRegistry informers = context.getBean(InformerRegistry.class);
+		ResourceInformer<V1Secret> late = informers
+			.informer(InformerSpec.of("late-secrets", "v1", "Secret", V1Secret.class)
+				.withNamespaces(namespace.name())
+				.withLabelSelector("late=true"));
+		AtomicInteger lateCalls = new AtomicInteger();
+		context.getBean(HandlerRegistrar.class)
+			.register(HandlerEndpoint.builder("late", V1Secret.class)
+				.informer("secrets")
+				.onAdd((secret) -> lateCalls.incrementAndGet())
+				.build());
+		await().atMost(Duration.ofSeconds(20)).until(() -> lateCalls.get() == 1 && late.hasSynced());
+		String scrape = scrapeUntil(
+				(body) -> body.contains("name=\"late-secrets\"") && body.contains("controller=\"late\"")
+						&& value(body, "controller_runtime_reconcile_total", "late", "result=\"success\"") == 1);
+		assertThat(value(scrape, "kubeop_informer_cache_size_objects", "late-secrets", "")).isZero();
+		assertThat(value(scrape, "kubeop_informer_relists_total", "late-secrets", "")).isGreaterThanOrEqualTo(1);
+		assertThat(value(scrape, "controller_runtime_max_concurrent_reconciles", "late", "")).isEqualTo(2);
+		assertThat(value(scrape, "workqueue_depth", "late", "")).isZero();
+		assertThat(value(scrape, "controller_runtime_reconcile_errors_total", "late", "")).isZero();
 	}
 
 	@Test
@@ -220,6 +322,36 @@ class ObservabilityIntegrationTests {
 	}
 
 	/**
+	 * Returns the buckets of a histogram for a handler, by upper bound.
+	 */
+	private static Map<Double, Double> buckets(String scrape, String histogram, String name) {
+		Pattern line = Pattern.compile("^" + Pattern.quote(histogram + "_bucket") + "\\{([^}]*)\\} (\\S+)$",
+				Pattern.MULTILINE);
+		Pattern le = Pattern.compile("le=\"([^\"]+)\"");
+		Map<Double, Double> buckets = new TreeMap<>();
+		Matcher matcher = line.matcher(scrape);
+		while (matcher.find()) {
+			String labels = matcher.group(1);
+			if (labels.contains("=\"" + name + "\"")) {
+				Matcher bound = le.matcher(labels);
+				assertThat(bound.find()).as("le label in %s", labels).isTrue();
+				double upper = "+Inf".equals(bound.group(1)) ? Double.POSITIVE_INFINITY
+						: Double.parseDouble(bound.group(1));
+				buckets.put(upper, Double.parseDouble(matcher.group(2)));
+			}
+		}
+		return buckets;
+	}
+
+	private static void assertCumulative(Map<Double, Double> buckets) {
+		double previous = 0;
+		for (Map.Entry<Double, Double> bucket : buckets.entrySet()) {
+			assertThat(bucket.getValue()).as("bucket le=%s", bucket.getKey()).isGreaterThanOrEqualTo(previous);
+			previous = bucket.getValue();
+		}
+	}
+
+	/**
 	 * Returns the sum of the samples of a metric whose labels contain the name and the
 	 * extra label.
 	 */
@@ -256,13 +388,41 @@ class ObservabilityIntegrationTests {
 
 	static class Handler {
 
+		final AtomicInteger calls = new AtomicInteger();
+
+		final AtomicInteger slowCalls = new AtomicInteger();
+
+		final CountDownLatch blockedEntered = new CountDownLatch(1);
+
+		final CountDownLatch blockedRelease = new CountDownLatch(1);
+
+		final AtomicInteger blockedUpdates = new AtomicInteger();
+
 		volatile int flakyCalls;
 
 		volatile int doomedCalls;
 
+		@OnUpdate
+		void updated(V1ConfigMap previous, V1ConfigMap configMap) {
+			this.calls.incrementAndGet();
+			if ("blocked".equals(configMap.getMetadata().getName())) {
+				this.blockedUpdates.incrementAndGet();
+			}
+		}
+
 		@OnAdd
-		Duration added(V1ConfigMap configMap) {
+		Duration added(V1ConfigMap configMap) throws InterruptedException {
+			this.calls.incrementAndGet();
 			switch (configMap.getMetadata().getName()) {
+				case "slow" -> {
+					// more than the 1 s bucket, whatever the machine
+					Thread.sleep(1100);
+					this.slowCalls.incrementAndGet();
+				}
+				case "blocked" -> {
+					this.blockedEntered.countDown();
+					this.blockedRelease.await(60, TimeUnit.SECONDS);
+				}
 				case "flaky" -> {
 					if (++this.flakyCalls == 1) {
 						throw new IllegalStateException("first call fails");

@@ -117,7 +117,10 @@ class InformersIntegrationTests {
 		this.runner.withBean(ApiClient.class, controlPlane::apiClient)
 			.withPropertyValues("kubeop.informers.resources.settings.api-version=v1",
 					"kubeop.informers.resources.settings.kind=ConfigMap",
-					"kubeop.informers.resources.settings.namespaces=" + namespace)
+					"kubeop.informers.resources.settings.namespaces=" + namespace,
+					// only the test's objects: a cluster with a controller-manager (K3s)
+					// adds kube-root-ca.crt to every namespace
+					"kubeop.informers.resources.settings.label-selector=app")
 			.run((context) -> {
 				Lister<V1ConfigMap> settings = lister(context, V1ConfigMap.class);
 				assertThat(names(settings.list())).containsExactly("db-settings", "web-settings");
@@ -175,15 +178,21 @@ class InformersIntegrationTests {
 	void twoScopesOfOneTypeAreTwoInformersInjectableByQualifier(ControlPlane controlPlane) {
 		this.runner.withBean(ApiClient.class, controlPlane::apiClient)
 			.withUserConfiguration(TwoScopesConsumer.class)
+			// only the test's objects (labelled "app"): a cluster with a
+			// controller-manager
+			// (K3s) adds kube-root-ca.crt to every namespace
 			.withPropertyValues("kubeop.informers.resources.here.api-version=v1",
 					"kubeop.informers.resources.here.kind=ConfigMap",
 					"kubeop.informers.resources.here.namespaces=" + namespace,
+					"kubeop.informers.resources.here.label-selector=app",
 					"kubeop.informers.resources.there.api-version=v1",
 					"kubeop.informers.resources.there.kind=ConfigMap",
 					"kubeop.informers.resources.there.namespaces=" + other,
+					"kubeop.informers.resources.there.label-selector=app",
 					"kubeop.informers.resources.there-again.api-version=v1",
 					"kubeop.informers.resources.there-again.kind=ConfigMap",
-					"kubeop.informers.resources.there-again.namespaces=" + other)
+					"kubeop.informers.resources.there-again.namespaces=" + other,
+					"kubeop.informers.resources.there-again.label-selector=app")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				TwoScopesConsumer consumer = context.getBean(TwoScopesConsumer.class);

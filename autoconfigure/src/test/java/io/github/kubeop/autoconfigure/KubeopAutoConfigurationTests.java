@@ -24,6 +24,7 @@ import java.util.Map;
 import io.github.kubeop.informer.InformerRegistry;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
+import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -172,6 +173,33 @@ class KubeopAutoConfigurationTests {
 		assertThat(new PropertiesKubernetesConnectionDetails(new KubeopProperties.Client(), (name) -> null,
 				this.directory.resolve("home"))
 			.kubeconfigFile()).isEqualTo(standard);
+	}
+
+	@Test
+	void builtClientReleasesItsThreadsOnCloseAndAUsersClientIsLeftAlone() throws IOException {
+		Path kubeconfig = Files.writeString(this.directory.resolve("config"), KUBECONFIG);
+		OkHttpClient[] built = new OkHttpClient[1];
+		this.runner.withPropertyValues("kubeop.client.kubeconfig=" + kubeconfig).run((context) -> {
+			built[0] = context.getBean(ApiClient.class).getHttpClient();
+			assertThat(built[0].dispatcher().executorService().isShutdown()).isFalse();
+		});
+		assertThat(built[0].dispatcher().executorService().isShutdown()).as("dispatcher of the built client").isTrue();
+		ApiClient mine = new ApiClient();
+		this.runner.withBean(ApiClient.class, () -> mine)
+			.run((context) -> assertThat(context).getBean(ApiClient.class).isSameAs(mine));
+		assertThat(mine.getHttpClient().dispatcher().executorService().isShutdown())
+			.as("dispatcher of the user's client")
+			.isFalse();
+	}
+
+	@Test
+	void homeIsTheHomeVariableAsForKubectlAndUserHomeOnlyWithoutIt() throws IOException {
+		Path home = Files.createDirectories(this.directory.resolve("home"));
+		String userHome = this.directory.resolve("java-user-home").toString();
+		assertThat(PropertiesKubernetesConnectionDetails.homeDirectory(Map.of("HOME", home.toString())::get, userHome))
+			.isEqualTo(home);
+		assertThat(PropertiesKubernetesConnectionDetails.homeDirectory((name) -> null, userHome))
+			.isEqualTo(Path.of(userHome));
 	}
 
 	private void assertInvalid(String property, String... properties) {

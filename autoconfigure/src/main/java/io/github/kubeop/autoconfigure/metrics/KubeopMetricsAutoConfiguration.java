@@ -57,8 +57,10 @@ public final class KubeopMetricsAutoConfiguration {
 	}
 
 	/**
-	 * Registers the gauges of every informer and handler once all exist, before the
-	 * informers start, so that every meter reads zero from the first scrape.
+	 * Registers the meters of every informer and handler that exists before the informers
+	 * start, so that every meter reads zero from the first scrape, and those of informers
+	 * and handlers created later (a lazy handler bean, an informer asked for in code) as
+	 * they appear.
 	 */
 	static final class MetricsBinder implements SmartLifecycle {
 
@@ -72,6 +74,8 @@ public final class KubeopMetricsAutoConfiguration {
 
 		private volatile boolean running;
 
+		private boolean listening;
+
 		MetricsBinder(KubeopMetrics metrics, ObjectProvider<InformerRegistry> informers,
 				ObjectProvider<HandlerRegistrar> handlers, ObjectProvider<LeaderElectionLifecycle> leaderElection) {
 			this.metrics = metrics;
@@ -82,10 +86,13 @@ public final class KubeopMetricsAutoConfiguration {
 
 		@Override
 		public void start() {
-			this.informers.ifAvailable((registry) -> registry.informers().forEach(this.metrics::bind));
-			this.handlers.ifAvailable((registrar) -> registrar.controllers().forEach(this.metrics::bind));
-			this.leaderElection.ifAvailable((lifecycle) -> this.metrics
-				.bindLeaderElection(lifecycle.elector().config().leaseName(), lifecycle.elector()::isLeader));
+			if (!this.listening) {
+				this.informers.ifAvailable((registry) -> registry.forEachInformer(this.metrics::bind));
+				this.handlers.ifAvailable((registrar) -> registrar.forEachController(this.metrics::bind));
+				this.leaderElection.ifAvailable((lifecycle) -> this.metrics
+					.bindLeaderElection(lifecycle.elector().config().leaseName(), lifecycle.elector()::isLeader));
+				this.listening = true;
+			}
 			this.running = true;
 		}
 

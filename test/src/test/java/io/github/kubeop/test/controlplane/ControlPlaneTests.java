@@ -17,6 +17,7 @@
 package io.github.kubeop.test.controlplane;
 
 import java.time.Duration;
+import java.util.Map;
 
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
@@ -26,6 +27,7 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.apis.VersionApi;
 import io.kubernetes.client.openapi.models.RbacV1Subject;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PolicyRule;
@@ -76,9 +78,17 @@ class ControlPlaneTests {
 					.addSubjectsItem(
 							new RbacV1Subject().apiGroup("rbac.authorization.k8s.io").kind("Group").name("developers")))
 			.execute();
+		new CoreV1Api(admin)
+			.createNamespacedConfigMap(namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("readable").labels(Map.of("test", "rbac"))))
+			.execute();
+		// by the test's label: a cluster with a controller-manager (K3s) adds
+		// kube-root-ca.crt to every namespace
 		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(
-					() -> assertThat(alice.listNamespacedConfigMap(namespace.name()).execute().getItems()).isEmpty());
+			.untilAsserted(() -> assertThat(
+					alice.listNamespacedConfigMap(namespace.name()).labelSelector("test=rbac").execute().getItems())
+				.extracting((configMap) -> configMap.getMetadata().getName())
+				.containsExactly("readable"));
 		assertThatExceptionOfType(ApiException.class).isThrownBy(() -> alice.listNamespace().execute())
 			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(403));
 	}

@@ -141,6 +141,13 @@ public class KubeopProperties {
 		 */
 		private Duration retryPeriod = Duration.ofSeconds(2);
 
+		/**
+		 * Whether the application exits (status 1) when it loses leadership, as a
+		 * controller-runtime manager does, instead of stopping its handler calls and
+		 * competing for the lease again. Running calls are interrupted either way.
+		 */
+		private boolean exitOnLoss;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -195,6 +202,14 @@ public class KubeopProperties {
 
 		public void setRetryPeriod(Duration retryPeriod) {
 			this.retryPeriod = retryPeriod;
+		}
+
+		public boolean isExitOnLoss() {
+			return this.exitOnLoss;
+		}
+
+		public void setExitOnLoss(boolean exitOnLoss) {
+			this.exitOnLoss = exitOnLoss;
 		}
 
 	}

@@ -76,10 +76,19 @@ public class HandlersLifecycle implements SmartLifecycle {
 	}
 
 	/**
-	 * Stops every handler's workers, letting running calls finish (leadership lost).
+	 * Stops every handler's workers at once (leadership lost): running calls are
+	 * interrupted, and must end before another replica can take the lease.
+	 * @param timeLeft how long the calls may take to end: the time until another replica
+	 * can take the lease
+	 * @return whether every call ended in time
 	 */
-	public void stopWorkers() {
-		this.registrar.stopWorkers(this.shutdownTimeout);
+	public boolean interruptWorkers(Duration timeLeft) {
+		boolean stopped = this.registrar.interruptWorkers(timeLeft);
+		if (!stopped) {
+			logger.error("Handler calls still run although leadership was lost; they ignored the interrupt and "
+					+ "may now run alongside the new leader's");
+		}
+		return stopped;
 	}
 
 	@Override

@@ -132,7 +132,10 @@ public class KubeopProperties {
 		private Duration leaseDuration = Duration.ofSeconds(15);
 
 		/**
-		 * How long the leader keeps trying to renew before it gives up leadership.
+		 * How long after the start of its last successful renewal the leader gives up
+		 * leadership if no renewal succeeds; lease requests are cut off at this deadline.
+		 * Between it and the lease duration, running handler calls are interrupted and
+		 * must end.
 		 */
 		private Duration renewDeadline = Duration.ofSeconds(10);
 

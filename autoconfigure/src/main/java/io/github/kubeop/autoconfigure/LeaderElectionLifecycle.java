@@ -89,8 +89,14 @@ public class LeaderElectionLifecycle implements SmartLifecycle, LeaderCallbacks 
 
 	@Override
 	public void stoppedLeading(Duration timeLeft) {
+		if (this.stopping) {
+			// shutdown: the lease is released only after this returns, so running calls
+			// may finish while it still keeps other replicas out
+			this.handlers.finishWorkers(timeLeft);
+			return;
+		}
 		this.handlers.interruptWorkers(timeLeft);
-		if (this.exit != null && !this.stopping) {
+		if (this.exit != null) {
 			this.exiting = true;
 			this.exit.run();
 		}

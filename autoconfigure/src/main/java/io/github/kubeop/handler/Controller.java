@@ -199,7 +199,8 @@ public final class Controller<T extends KubernetesObject> {
 		// the interrupts went out sees the new epoch
 		this.epoch++;
 		deactivate();
-		for (Thread worker : this.workers) {
+		// every live worker, those a graceful stop gave up on included
+		for (Thread worker : List.copyOf(this.alive)) {
 			if (interruptCalls || this.idle.contains(worker)) {
 				worker.interrupt();
 			}

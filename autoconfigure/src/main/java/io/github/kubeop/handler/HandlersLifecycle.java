@@ -91,6 +91,23 @@ public class HandlersLifecycle implements SmartLifecycle {
 		return stopped;
 	}
 
+	/**
+	 * Stops every handler's workers on shutdown while this replica still holds the lease:
+	 * running calls may finish within the shutdown timeout, but only during the first
+	 * half of the time left before another replica can take the lease; calls still
+	 * running then are interrupted and waited for during the second half.
+	 * @param timeLeft the time until another replica can take the lease
+	 * @return whether every call ended in time
+	 */
+	public boolean finishWorkers(Duration timeLeft) {
+		Duration half = timeLeft.dividedBy(2);
+		Duration graceful = (this.shutdownTimeout.compareTo(half) < 0) ? this.shutdownTimeout : half;
+		if (this.registrar.stopWorkers(graceful)) {
+			return true;
+		}
+		return interruptWorkers(timeLeft.minus(graceful));
+	}
+
 	@Override
 	public void stop() {
 		if (!this.registrar.shutdown(this.shutdownTimeout)) {

@@ -36,7 +36,7 @@ public interface LeaderCallbacks {
 	 * This replica no longer holds the lease (lost, taken, or released on shutdown).
 	 * Whatever acts as leader must stop within the time left.
 	 * @param timeLeft how long until another replica may take the lease, as that replica
-	 * judges it; zero when the lease was taken or released
+	 * judges it; on stop, the lease is released only after this method returns
 	 */
 	void stoppedLeading(Duration timeLeft);
 

@@ -133,7 +133,8 @@ public final class LeaderElector {
 			Thread.currentThread().interrupt();
 		}
 		if (this.leading.compareAndSet(true, false)) {
-			this.callbacks.stoppedLeading(Duration.ZERO);
+			// the lease is still held: released once the callback returns
+			this.callbacks.stoppedLeading(timeLeft());
 		}
 		release();
 	}

@@ -150,7 +150,7 @@ class ControllerWorkersTests {
 		this.informers.awaitSync(Duration.ofSeconds(30));
 		registrar.startWorkers();
 		create("poison");
-		await().atMost(Duration.ofSeconds(10)).until(() -> poisonCalls.get() >= 1);
+		await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(10)).until(() -> poisonCalls.get() >= 1);
 		create("sentinel");
 		// not failed by the Error itself reaching a thread's end: the sentinel tells
 		await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(10)).until(() -> handled.contains("sentinel"));

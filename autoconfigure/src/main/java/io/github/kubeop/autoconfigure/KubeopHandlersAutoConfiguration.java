@@ -43,6 +43,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
@@ -103,9 +104,10 @@ public final class KubeopHandlersAutoConfiguration {
 	@ConditionalOnBean(HandlersLifecycle.class)
 	@ConditionalOnBooleanProperty("kubeop.leader-election.enabled")
 	LeaderElectionLifecycle kubeopLeaderElectionLifecycle(ApiClient client, HandlersLifecycle handlers,
-			KubeopProperties properties, Environment environment) {
+			KubeopProperties properties, Environment environment, ConfigurableApplicationContext context) {
 		LeaderElectionConfig config = LeaderElectionSettings.config(properties.getLeaderElection(), environment);
-		return new LeaderElectionLifecycle((callbacks) -> new LeaderElector(config, client, callbacks), handlers);
+		Runnable exit = properties.getLeaderElection().isExitOnLoss() ? LeaderElectionLifecycle.exit(context) : null;
+		return new LeaderElectionLifecycle((callbacks) -> new LeaderElector(config, client, callbacks), handlers, exit);
 	}
 
 	static RateLimitingQueue<String> queue(String name, KubeopProperties.Handlers handlers,

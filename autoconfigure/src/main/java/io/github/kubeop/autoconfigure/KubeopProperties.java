@@ -136,7 +136,10 @@ public class KubeopProperties {
 		private Duration leaseDuration = Duration.ofSeconds(15);
 
 		/**
-		 * How long the leader keeps trying to renew before it gives up leadership.
+		 * How long after the start of its last successful renewal the leader gives up
+		 * leadership if no renewal succeeds; lease requests are cut off at this deadline.
+		 * Between it and the lease duration, running handler calls are interrupted and
+		 * must end.
 		 */
 		private Duration renewDeadline = Duration.ofSeconds(10);
 
@@ -144,6 +147,13 @@ public class KubeopProperties {
 		 * How often acquiring and renewing are tried.
 		 */
 		private Duration retryPeriod = Duration.ofSeconds(2);
+
+		/**
+		 * Whether the application exits (status 1) when it loses leadership, as a
+		 * controller-runtime manager does, instead of stopping its handler calls and
+		 * competing for the lease again. Running calls are interrupted either way.
+		 */
+		private boolean exitOnLoss;
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -199,6 +209,14 @@ public class KubeopProperties {
 
 		public void setRetryPeriod(Duration retryPeriod) {
 			this.retryPeriod = retryPeriod;
+		}
+
+		public boolean isExitOnLoss() {
+			return this.exitOnLoss;
+		}
+
+		public void setExitOnLoss(boolean exitOnLoss) {
+			this.exitOnLoss = exitOnLoss;
 		}
 
 	}

@@ -25,6 +25,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Predicate;
 
 import io.github.kubeop.informer.ResourceInformer;
@@ -70,11 +74,27 @@ public final class Controller<T extends KubernetesObject> {
 
 	private final Map<String, HandlerMethod.Kind> requeues = new ConcurrentHashMap<>();
 
-	private final List<Thread> workers = new ArrayList<>();
+	private final ResourceEventHandler<T> events;
 
 	private final Set<Thread> idle = ConcurrentHashMap.newKeySet();
 
+	private final Set<Thread> alive = ConcurrentHashMap.newKeySet();
+
+	private final AtomicLong workerFailures = new AtomicLong();
+
+	private final ReadWriteLock activation = new ReentrantReadWriteLock();
+
+	private volatile List<Thread> workers = List.of();
+
 	private volatile boolean running;
+
+	private volatile boolean active;
+
+	/**
+	 * Changes on every start and stop: a worker runs only while the epoch it was started
+	 * in lasts, so a worker left behind by a stop never takes another key.
+	 */
+	private volatile long epoch;
 
 	Controller(HandlerEndpoint endpoint, ResourceInformer<T> informer, RateLimitingQueue<String> queue, int workerCount,
 			HandlerObserver observer) {
@@ -84,7 +104,8 @@ public final class Controller<T extends KubernetesObject> {
 		this.workerCount = workerCount;
 		this.observer = observer;
 		this.filter = filter(endpoint, informer);
-		informer.addEventHandler(new EventAdapter());
+		this.events = new EventAdapter();
+		informer.addEventHandler(new WhileActive(this.events));
 	}
 
 	/**
@@ -125,73 +146,171 @@ public final class Controller<T extends KubernetesObject> {
 	 * @param trigger why
 	 */
 	void enqueue(String key, Trigger trigger) {
-		this.triggers.computeIfAbsent(key, (k) -> ConcurrentHashMap.newKeySet()).add(trigger);
-		this.queue.add(key);
+		whileActive(() -> {
+			this.triggers.computeIfAbsent(key, (k) -> ConcurrentHashMap.newKeySet()).add(trigger);
+			this.queue.add(key);
+		});
 	}
 
 	/**
-	 * Starts the workers; keys queued while they were stopped are handled now.
+	 * Starts the workers. Every cached object is handled as an add first, as
+	 * controller-runtime's warm-up does: while the workers were stopped nothing was
+	 * queued, and nothing is remembered as delivered.
 	 */
 	synchronized void startWorkers() {
 		if (this.running) {
 			return;
 		}
 		this.running = true;
+		long epoch = ++this.epoch;
+		activate();
+		List<Thread> started = new ArrayList<>();
 		for (int i = 0; i < this.workerCount; i++) {
-			Thread worker = new Thread(this::work, "kubeop-handler-" + name() + "-" + (i + 1));
+			Thread worker = new Thread(() -> work(epoch), "kubeop-handler-" + name() + "-" + (i + 1));
 			worker.setDaemon(true);
-			this.workers.add(worker);
-			worker.start();
+			started.add(worker);
 		}
+		this.workers = List.copyOf(started);
+		this.alive.addAll(started);
+		started.forEach(Thread::start);
 	}
 
 	/**
-	 * Stops the workers, letting running calls finish within the timeout; the queue keeps
-	 * collecting keys, for {@link #startWorkers()} to resume (leadership lost, then won).
+	 * Stops the workers, letting running calls finish within the timeout, and drops every
+	 * key's state: nothing is queued while the workers are stopped, and
+	 * {@link #startWorkers()} handles every cached object again.
 	 * @param timeout how long running calls may take to finish
 	 * @return whether every worker stopped in time
 	 */
 	synchronized boolean stopWorkers(Duration timeout) {
+		requestStop(false);
+		return awaitStopped(timeout);
+	}
+
+	/**
+	 * Tells the workers to stop and returns at once; {@link #awaitStopped(Duration)}
+	 * waits for them.
+	 * @param interruptCalls whether running calls are interrupted (leadership lost:
+	 * another replica is about to handle the same keys) or may finish (shutdown)
+	 */
+	synchronized void requestStop(boolean interruptCalls) {
 		this.running = false;
+		// first the epoch, then the interrupts: a worker that joins the idle set after
+		// the interrupts went out sees the new epoch
+		this.epoch++;
+		deactivate();
+		// every live worker, those a graceful stop gave up on included
+		for (Thread worker : List.copyOf(this.alive)) {
+			if (interruptCalls || this.idle.contains(worker)) {
+				worker.interrupt();
+			}
+		}
+		this.workers = List.of();
+	}
+
+	/**
+	 * Waits for the workers told to stop, then drops every key's state.
+	 * @param timeout how long to wait
+	 * @return whether every worker ended in time
+	 */
+	synchronized boolean awaitStopped(Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		boolean stopped = true;
-		// a worker waiting for a key leaves at once; one running a handler finishes it
-		// first
-		this.idle.forEach(Thread::interrupt);
-		for (Thread worker : this.workers) {
+		for (Thread worker : List.copyOf(this.alive)) {
 			stopped &= join(worker, deadline);
 		}
-		this.workers.clear();
+		if (!stopped) {
+			logger.warn("Handler " + name() + " has calls still running after its workers were stopped; "
+					+ "their workers end when the calls return");
+		}
+		reset();
 		return stopped;
 	}
 
-	private void work() {
+	/**
+	 * Returns how many workers run: the configured count while the workers are started,
+	 * fewer if some ended unexpectedly.
+	 * @return the number of live workers of the current start
+	 */
+	public int liveWorkers() {
+		return (int) this.workers.stream().filter(Thread::isAlive).count();
+	}
+
+	/**
+	 * Returns whether the workers are started (on a leader, or without leader election).
+	 * @return whether the workers should run
+	 */
+	public boolean workersStarted() {
+		return this.running;
+	}
+
+	/**
+	 * Returns how often something other than the handler call itself failed while a
+	 * worker handled a key (a filter, an {@link Error} from a handler): the key was
+	 * retried with back-off and the worker went on.
+	 * @return the number of such failures
+	 */
+	public long workerFailures() {
+		return this.workerFailures.get();
+	}
+
+	private void work(long epoch) {
 		Thread self = Thread.currentThread();
-		while (this.running) {
-			String key;
-			this.idle.add(self);
-			try {
-				key = this.queue.get();
+		try {
+			while (true) {
+				String key;
+				this.idle.add(self);
+				try {
+					// checked after joining the idle set: a stop either interrupts this
+					// worker or is seen here
+					if (this.epoch != epoch) {
+						return;
+					}
+					key = this.queue.get();
+				}
+				catch (InterruptedException ex) {
+					continue;
+				}
+				finally {
+					this.idle.remove(self);
+				}
+				// an interrupt meant for the idle worker must not reach the handler
+				Thread.interrupted();
+				if (key == null) {
+					return;
+				}
+				if (this.epoch != epoch) {
+					// taken after a stop: give it back untouched
+					this.queue.add(key);
+					this.queue.done(key);
+					return;
+				}
+				handle(key);
 			}
-			catch (InterruptedException ex) {
-				return;
-			}
-			finally {
-				this.idle.remove(self);
-			}
-			// an interrupt meant for the idle worker must not reach the handler
-			Thread.interrupted();
-			if (key == null) {
-				return;
-			}
+		}
+		finally {
+			this.alive.remove(self);
+		}
+	}
+
+	private void handle(String key) {
+		try {
 			this.observer.workerStarted(name());
 			try {
 				process(key);
 			}
 			finally {
-				this.queue.done(key);
 				this.observer.workerFinished(name());
 			}
+		}
+		catch (Throwable ex) {
+			// nothing may end a worker: with one worker the handler would stop for good
+			this.workerFailures.incrementAndGet();
+			logger.error("Handler " + name() + " failed for " + key + " outside its handler call; retrying", ex);
+			this.queue.addRateLimited(key);
+		}
+		finally {
+			this.queue.done(key);
 		}
 	}
 
@@ -375,6 +494,35 @@ public final class Controller<T extends KubernetesObject> {
 
 	}
 
+	/**
+	 * Lets informer events through only while the workers are started: a standby holds
+	 * warm caches but nothing that grows with churn.
+	 */
+	private final class WhileActive implements ResourceEventHandler<T> {
+
+		private final ResourceEventHandler<T> delegate;
+
+		WhileActive(ResourceEventHandler<T> delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public void onAdd(T object) {
+			whileActive(() -> this.delegate.onAdd(object));
+		}
+
+		@Override
+		public void onUpdate(T oldObject, T newObject) {
+			whileActive(() -> this.delegate.onUpdate(oldObject, newObject));
+		}
+
+		@Override
+		public void onDelete(T object, boolean deletedFinalStateUnknown) {
+			whileActive(() -> this.delegate.onDelete(object, deletedFinalStateUnknown));
+		}
+
+	}
+
 	private record Call<T>(HandlerMethod.Kind kind, Trigger trigger, T oldObject, T newObject,
 			List<HandlerMethod> methods) {
 
@@ -389,6 +537,95 @@ public final class Controller<T extends KubernetesObject> {
 			return requeueAfter;
 		}
 
+	}
+
+	private void whileActive(Runnable action) {
+		Lock lock = this.activation.readLock();
+		lock.lock();
+		try {
+			if (this.active) {
+				action.run();
+			}
+		}
+		finally {
+			lock.unlock();
+		}
+	}
+
+	private void activate() {
+		Lock lock = this.activation.writeLock();
+		lock.lock();
+		try {
+			reset();
+			this.active = true;
+		}
+		finally {
+			lock.unlock();
+		}
+		for (T object : this.informer.indexer().list()) {
+			try {
+				whileActive(() -> this.events.onAdd(object));
+			}
+			catch (RuntimeException ex) {
+				// as the informer does with its own events: one object must not stop the
+				// rest
+				logger.error("Handler " + name() + " could not queue " + ResourceInformer.key(object), ex);
+			}
+		}
+	}
+
+	private void deactivate() {
+		Lock lock = this.activation.writeLock();
+		lock.lock();
+		try {
+			this.active = false;
+		}
+		finally {
+			lock.unlock();
+		}
+	}
+
+	/**
+	 * Returns how many per-key entries this controller holds: queued keys, and keys with
+	 * a delivered state, a final state, triggers or a requeue. On a standby it stays at
+	 * zero however much the cluster churns.
+	 * @return the number of entries
+	 */
+	public int retainedKeys() {
+		return this.queue.length() + this.delivered.size() + this.finalStates.size() + this.triggers.size()
+				+ this.requeues.size();
+	}
+
+	/**
+	 * Drops the state of every key, while no event is let through: a later start handles
+	 * every cached key again.
+	 */
+	private void reset() {
+		this.delivered.clear();
+		this.finalStates.clear();
+		this.triggers.clear();
+		this.requeues.clear();
+		if (this.alive.isEmpty()) {
+			// no worker can take a key, so this cannot block
+			while (this.queue.length() > 0) {
+				String key = takeQueued();
+				if (key == null) {
+					break;
+				}
+				this.queue.forget(key);
+				this.queue.done(key);
+			}
+		}
+	}
+
+	private String takeQueued() {
+		try {
+			return this.queue.get();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
 	}
 
 }

@@ -116,16 +116,34 @@ public class HandlerRegistrar {
 
 	/**
 	 * Stops the workers of every handler, letting running calls finish within the
-	 * timeout; queues keep collecting keys for {@link #startWorkers()}.
+	 * timeout, and drops every key's state: {@link #startWorkers()} handles every cached
+	 * object again.
 	 * @param timeout how long running calls may take to finish, for all handlers together
 	 * @return whether every worker stopped in time
 	 */
 	public synchronized boolean stopWorkers(Duration timeout) {
+		return stop(timeout, false);
+	}
+
+	/**
+	 * Stops the workers of every handler at once, as when leadership is lost: running
+	 * calls are interrupted, and waited for within the timeout.
+	 * @param timeout how long interrupted calls may take to end, for all handlers
+	 * together
+	 * @return whether every worker stopped in time
+	 */
+	public synchronized boolean interruptWorkers(Duration timeout) {
+		return stop(timeout, true);
+	}
+
+	private boolean stop(Duration timeout, boolean interruptCalls) {
 		this.workersRunning = false;
 		long deadline = System.nanoTime() + timeout.toNanos();
+		// every handler is told first, then waited for: together they get the timeout
+		this.controllers.forEach((controller) -> controller.requestStop(interruptCalls));
 		boolean stopped = true;
 		for (Controller<?> controller : this.controllers) {
-			stopped &= controller.stopWorkers(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+			stopped &= controller.awaitStopped(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
 		}
 		return stopped;
 	}

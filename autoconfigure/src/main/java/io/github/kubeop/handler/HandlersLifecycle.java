@@ -76,10 +76,36 @@ public class HandlersLifecycle implements SmartLifecycle {
 	}
 
 	/**
-	 * Stops every handler's workers, letting running calls finish (leadership lost).
+	 * Stops every handler's workers at once (leadership lost): running calls are
+	 * interrupted, and must end before another replica can take the lease.
+	 * @param timeLeft how long the calls may take to end: the time until another replica
+	 * can take the lease
+	 * @return whether every call ended in time
 	 */
-	public void stopWorkers() {
-		this.registrar.stopWorkers(this.shutdownTimeout);
+	public boolean interruptWorkers(Duration timeLeft) {
+		boolean stopped = this.registrar.interruptWorkers(timeLeft);
+		if (!stopped) {
+			logger.error("Handler calls still run although leadership was lost; they ignored the interrupt and "
+					+ "may now run alongside the new leader's");
+		}
+		return stopped;
+	}
+
+	/**
+	 * Stops every handler's workers on shutdown while this replica still holds the lease:
+	 * running calls may finish within the shutdown timeout, but only during the first
+	 * half of the time left before another replica can take the lease; calls still
+	 * running then are interrupted and waited for during the second half.
+	 * @param timeLeft the time until another replica can take the lease
+	 * @return whether every call ended in time
+	 */
+	public boolean finishWorkers(Duration timeLeft) {
+		Duration half = timeLeft.dividedBy(2);
+		Duration graceful = (this.shutdownTimeout.compareTo(half) < 0) ? this.shutdownTimeout : half;
+		if (this.registrar.stopWorkers(graceful)) {
+			return true;
+		}
+		return interruptWorkers(timeLeft.minus(graceful));
 	}
 
 	@Override

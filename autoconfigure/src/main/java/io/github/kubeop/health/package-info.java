@@ -1,4 +1,5 @@
 /**
- * Health of Kubeop's informers, for Actuator's readiness group.
+ * Health of Kubeop's informers, for Actuator's readiness group, and of its handler
+ * workers.
  */
 package io.github.kubeop.health;

@@ -16,9 +16,12 @@
 
 package io.github.kubeop.leader;
 
+import java.time.Duration;
+
 /**
  * Told when this replica becomes leader and when it stops being leader. Called on the
- * elector's thread; must return promptly.
+ * elector's thread; {@link #stoppedLeading(Duration)} may take the time it is given, the
+ * others must return promptly.
  *
  * @author Kubeop authors
  */
@@ -31,8 +34,11 @@ public interface LeaderCallbacks {
 
 	/**
 	 * This replica no longer holds the lease (lost, taken, or released on shutdown).
+	 * Whatever acts as leader must stop within the time left.
+	 * @param timeLeft how long until another replica may take the lease, as that replica
+	 * judges it; on stop, the lease is released only after this method returns
 	 */
-	void stoppedLeading();
+	void stoppedLeading(Duration timeLeft);
 
 	/**
 	 * Another replica holds the lease.

@@ -26,8 +26,9 @@ import java.time.Duration;
  * @param identity this replica's identity, unique among replicas
  * @param leaseDuration how long non-leaders wait after the last observed renewal before
  * they try to take over
- * @param renewDeadline how long the leader keeps trying to renew before it gives up
- * leadership
+ * @param renewDeadline how long after the start of its last successful renewal the leader
+ * gives up leadership if no renewal succeeds; every lease request is cut off at this
+ * deadline
  * @param retryPeriod how often acquiring and renewing are tried
  * @author Kubeop authors
  */

@@ -22,6 +22,8 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -29,6 +31,9 @@ import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1LeaseSpec;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import okhttp3.Call;
+import okhttp3.ConnectionPool;
+import okhttp3.OkHttpClient;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -39,6 +44,14 @@ import org.apache.commons.logging.LogFactory;
  * give up leadership when no renewal succeeded within the renew deadline, and release the
  * lease on stop so that another replica takes over at once. Unlike the official Java
  * client's elector, losing the lease is not the end: the elector goes back to acquiring.
+ * <p>
+ * Lease requests go through an HTTP client of their own, whose connections no watch
+ * holds, and every request is cut off when the renew deadline passes, as client-go bounds
+ * each one by its context: a leader whose connection hangs gives up in time instead of
+ * waiting on a request that never returns. The deadline runs from the start of the last
+ * successful renewal, so that a leader that gives up has at least the lease duration
+ * minus the renew deadline before another replica can take over; that time is handed to
+ * {@link LeaderCallbacks#stoppedLeading(Duration)}.
  *
  * @author Kubeop authors
  */
@@ -48,13 +61,17 @@ public final class LeaderElector {
 
 	private final LeaderElectionConfig config;
 
+	private final ApiClient client;
+
 	private final CoordinationV1Api api;
+
+	private final OkHttpClient http;
 
 	private final LeaderCallbacks callbacks;
 
-	private volatile boolean running;
+	private final AtomicBoolean leading = new AtomicBoolean();
 
-	private volatile boolean leading;
+	private volatile boolean running;
 
 	private Thread thread;
 
@@ -64,17 +81,26 @@ public final class LeaderElector {
 
 	private long observedNanos;
 
+	private volatile long renewedNanos;
+
 	private String lastReportedLeader;
 
 	/**
 	 * Creates a new elector.
 	 * @param config how to elect
-	 * @param client the client to read and write the Lease with
+	 * @param client the client to read and write the Lease with; its HTTP client's
+	 * settings and credentials are used on connections of the elector's own
 	 * @param callbacks told of leadership changes
 	 */
 	public LeaderElector(LeaderElectionConfig config, ApiClient client, LeaderCallbacks callbacks) {
 		this.config = config;
+		this.client = client;
 		this.api = new CoordinationV1Api(client);
+		this.http = client.getHttpClient()
+			.newBuilder()
+			.connectionPool(new ConnectionPool())
+			.callTimeout(config.renewDeadline())
+			.build();
 		this.callbacks = callbacks;
 	}
 
@@ -106,9 +132,9 @@ public final class LeaderElector {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		if (this.leading) {
-			this.leading = false;
-			this.callbacks.stoppedLeading();
+		if (this.leading.compareAndSet(true, false)) {
+			// the lease is still held: released once the callback returns
+			this.callbacks.stoppedLeading(timeLeft());
 		}
 		release();
 	}
@@ -126,7 +152,7 @@ public final class LeaderElector {
 	 * @return whether it holds the lease
 	 */
 	public boolean isLeader() {
-		return this.leading;
+		return this.leading.get();
 	}
 
 	/**
@@ -142,26 +168,27 @@ public final class LeaderElector {
 			if (!acquire()) {
 				return;
 			}
-			this.leading = true;
-			logger.info("Became leader of lease " + this.config.leaseNamespace() + "/" + this.config.leaseName()
-					+ " as " + this.config.identity());
+			this.leading.set(true);
+			logger.info("Became leader of lease " + describe() + " as " + this.config.identity());
 			this.callbacks.startedLeading();
 			renew();
 			if (!this.running) {
 				return;
 			}
-			if (this.leading) {
-				this.leading = false;
-				logger.warn("Lost leadership of lease " + this.config.leaseNamespace() + "/" + this.config.leaseName()
-						+ "; workers stop, and this replica tries to acquire it again");
-				this.callbacks.stoppedLeading();
+			if (this.leading.compareAndSet(true, false)) {
+				Duration timeLeft = timeLeft();
+				logger.warn("Lost leadership of lease " + describe() + "; handler calls are stopped within the "
+						+ timeLeft.toMillis() + " ms left before another replica can take over");
+				this.callbacks.stoppedLeading(timeLeft);
 			}
 		}
 	}
 
 	private boolean acquire() {
 		while (this.running) {
-			if (tryAcquireOrRenew()) {
+			long attempt = System.nanoTime();
+			if (tryAcquireOrRenew(attempt + this.config.renewDeadline().toNanos())) {
+				this.renewedNanos = attempt;
 				return true;
 			}
 			long retry = this.config.retryPeriod().toMillis();
@@ -174,31 +201,56 @@ public final class LeaderElector {
 		return false;
 	}
 
+	/**
+	 * Renews until a renewal fails for good: the lease is held by another replica, or no
+	 * renewal succeeded within the renew deadline. A hanging request is cut off at the
+	 * deadline.
+	 */
 	private void renew() {
-		long lastRenewal = System.nanoTime();
 		while (this.running) {
 			if (!sleep(this.config.retryPeriod().toMillis())) {
 				return;
 			}
-			if (tryAcquireOrRenew()) {
-				lastRenewal = System.nanoTime();
-			}
-			else if (!isHeldByMe() || System.nanoTime() - lastRenewal > this.config.renewDeadline().toNanos()) {
-				return;
+			long deadline = this.renewedNanos + this.config.renewDeadline().toNanos();
+			while (true) {
+				long attempt = System.nanoTime();
+				if (tryAcquireOrRenew(deadline)) {
+					this.renewedNanos = attempt;
+					break;
+				}
+				long left = deadline - System.nanoTime();
+				if (!isHeldByMe() || left <= 0 || !this.running) {
+					return;
+				}
+				if (!sleep(Math.min(this.config.retryPeriod().toMillis(), TimeUnit.NANOSECONDS.toMillis(left)))) {
+					return;
+				}
 			}
 		}
 	}
 
-	private boolean tryAcquireOrRenew() {
+	/**
+	 * Returns how long until another replica can take the lease: it waits the recorded
+	 * lease duration after it saw the last renewal, which it cannot have seen before this
+	 * replica sent it.
+	 */
+	private Duration timeLeft() {
+		long expiry = this.renewedNanos + Duration.ofSeconds(leaseDurationSeconds()).toNanos();
+		return Duration.ofNanos(Math.max(0, expiry - System.nanoTime()));
+	}
+
+	private boolean tryAcquireOrRenew(long deadline) {
 		OffsetDateTime now = now();
 		try {
-			V1Lease lease = read();
+			V1Lease lease = read(deadline);
 			if (lease == null) {
-				V1Lease created = this.api
-					.createNamespacedLease(this.config.leaseNamespace(),
-							new V1Lease().metadata(new V1ObjectMeta().name(this.config.leaseName())
-								.namespace(this.config.leaseNamespace())).spec(spec(now, now, 0)))
-					.execute();
+				V1Lease created = execute(
+						this.api
+							.createNamespacedLease(this.config.leaseNamespace(),
+									new V1Lease().metadata(new V1ObjectMeta().name(this.config.leaseName())
+										.namespace(this.config.leaseNamespace())).spec(spec(now, now, 0)))
+							.buildCall(null),
+						deadline);
 				observe(created);
 				return true;
 			}
@@ -216,22 +268,22 @@ public final class LeaderElector {
 			V1LeaseSpec spec = mine ? spec(current.getAcquireTime(), now, transitions)
 					: spec(now, now, transitions + 1);
 			lease.setSpec(spec);
-			V1Lease updated = this.api
-				.replaceNamespacedLease(this.config.leaseName(), this.config.leaseNamespace(), lease)
-				.execute();
+			V1Lease updated = execute(
+					this.api.replaceNamespacedLease(this.config.leaseName(), this.config.leaseNamespace(), lease)
+						.buildCall(null),
+					deadline);
 			observe(updated);
 			return true;
 		}
 		catch (ApiException ex) {
 			if (ex.getCode() != 409) {
-				logger.warn("Leader election on lease " + this.config.leaseNamespace() + "/" + this.config.leaseName()
-						+ " failed: HTTP " + ex.getCode());
+				logger.warn("Leader election on lease " + describe() + " failed: "
+						+ ((ex.getCode() != 0) ? "HTTP " + ex.getCode() : String.valueOf(ex.getCause())));
 			}
 			return false;
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Leader election on lease " + this.config.leaseNamespace() + "/" + this.config.leaseName()
-					+ " failed: " + ex);
+			logger.warn("Leader election on lease " + describe() + " failed: " + ex);
 			return false;
 		}
 	}
@@ -255,33 +307,35 @@ public final class LeaderElector {
 	private void reportLeader(String holder) {
 		if (!holder.equals(this.lastReportedLeader)) {
 			this.lastReportedLeader = holder;
-			logger.info(
-					"Lease " + this.config.leaseNamespace() + "/" + this.config.leaseName() + " is held by " + holder);
+			logger.info("Lease " + describe() + " is held by " + holder);
 			this.callbacks.newLeader(holder);
 		}
 	}
 
 	private void release() {
+		long deadline = System.nanoTime() + this.config.renewDeadline().toNanos();
 		try {
-			V1Lease lease = read();
+			V1Lease lease = read(deadline);
 			if (lease == null || lease.getSpec() == null
 					|| !this.config.identity().equals(lease.getSpec().getHolderIdentity())) {
 				return;
 			}
 			OffsetDateTime now = now();
 			lease.getSpec().holderIdentity("").leaseDurationSeconds(1).renewTime(now).acquireTime(now);
-			this.api.replaceNamespacedLease(this.config.leaseName(), this.config.leaseNamespace(), lease).execute();
-			logger.info("Released lease " + this.config.leaseNamespace() + "/" + this.config.leaseName());
+			execute(this.api.replaceNamespacedLease(this.config.leaseName(), this.config.leaseNamespace(), lease)
+				.buildCall(null), deadline);
+			logger.info("Released lease " + describe());
 		}
 		catch (ApiException | RuntimeException ex) {
-			logger.warn("Could not release lease " + this.config.leaseNamespace() + "/" + this.config.leaseName() + ": "
-					+ ex);
+			logger.warn("Could not release lease " + describe() + ": " + ex);
 		}
 	}
 
-	private V1Lease read() throws ApiException {
+	private V1Lease read(long deadline) throws ApiException {
 		try {
-			return this.api.readNamespacedLease(this.config.leaseName(), this.config.leaseNamespace()).execute();
+			return execute(
+					this.api.readNamespacedLease(this.config.leaseName(), this.config.leaseNamespace()).buildCall(null),
+					deadline);
 		}
 		catch (ApiException ex) {
 			if (ex.getCode() == 404) {
@@ -291,12 +345,43 @@ public final class LeaderElector {
 		}
 	}
 
+	/**
+	 * Sends the request the generated API prepared through the elector's own HTTP client,
+	 * cut off at the deadline.
+	 */
+	private V1Lease execute(Call prepared, long deadline) throws ApiException {
+		long left = deadline - System.nanoTime();
+		if (left <= 0) {
+			throw new ApiException("The renew deadline has passed");
+		}
+		Call call = this.http.newCall(prepared.request());
+		call.timeout().timeout(left, TimeUnit.NANOSECONDS);
+		try {
+			return this.client.<V1Lease>execute(call, V1Lease.class).getData();
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 0) {
+				// a connection that timed out is likely dead: the next attempt dials anew
+				this.http.connectionPool().evictAll();
+			}
+			throw ex;
+		}
+	}
+
 	private V1LeaseSpec spec(OffsetDateTime acquired, OffsetDateTime renewed, int transitions) {
 		return new V1LeaseSpec().holderIdentity(this.config.identity())
-			.leaseDurationSeconds((int) Math.max(1, this.config.leaseDuration().toSeconds()))
+			.leaseDurationSeconds(leaseDurationSeconds())
 			.acquireTime(acquired)
 			.renewTime(renewed)
 			.leaseTransitions(transitions);
+	}
+
+	private int leaseDurationSeconds() {
+		return (int) Math.max(1, this.config.leaseDuration().toSeconds());
+	}
+
+	private String describe() {
+		return this.config.leaseNamespace() + "/" + this.config.leaseName();
 	}
 
 	private static OffsetDateTime now() {

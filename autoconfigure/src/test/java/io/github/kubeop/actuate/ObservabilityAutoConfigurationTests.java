@@ -24,6 +24,7 @@ import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
 import io.github.kubeop.autoconfigure.actuate.KubeopEndpointAutoConfiguration;
 import io.github.kubeop.autoconfigure.health.KubeopHealthContributorAutoConfiguration;
 import io.github.kubeop.autoconfigure.metrics.KubeopMetricsAutoConfiguration;
+import io.github.kubeop.health.HandlersHealthIndicator;
 import io.github.kubeop.health.InformersHealthIndicator;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.metrics.KubeopMetrics;
@@ -84,6 +85,15 @@ class ObservabilityAutoConfigurationTests {
 				Duration.ofSeconds(1));
 		this.runner.withBean("informersHealthIndicator", InformersHealthIndicator.class, () -> mine)
 			.run((context) -> assertThat(context).getBean("informersHealthIndicator").isSameAs(mine));
+	}
+
+	@Test
+	void handlersHealthIndicatorIsSwitchedOffByItsFlagAndGoneWithoutHandlers() {
+		this.runner.run((context) -> assertThat(context).hasSingleBean(HandlersHealthIndicator.class));
+		this.runner.withPropertyValues("management.health.handlers.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(HandlersHealthIndicator.class));
+		this.runner.withPropertyValues("kubeop.handlers.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(HandlersHealthIndicator.class));
 	}
 
 	@Test

@@ -20,6 +20,7 @@ import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopProperties;
 import io.github.kubeop.handler.HandlerRegistrar;
+import io.github.kubeop.health.HandlersHealthIndicator;
 import io.github.kubeop.health.InformersHealthIndicator;
 import io.github.kubeop.informer.InformerRegistry;
 
@@ -33,7 +34,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configuration of the {@code informers} health contributor.
+ * Auto-configuration of the {@code informers} and {@code handlers} health contributors.
  *
  * @author Kubeop authors
  */
@@ -51,6 +52,14 @@ public final class KubeopHealthContributorAutoConfiguration {
 			HandlerRegistrar registrar = handlers.getIfAvailable();
 			return (registrar != null) ? registrar.controllers().size() : 0;
 		}, properties.getHealth().getWatchFailureThreshold());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(name = "handlersHealthIndicator")
+	@ConditionalOnBean(HandlerRegistrar.class)
+	@ConditionalOnEnabledHealthIndicator("handlers")
+	HandlersHealthIndicator handlersHealthIndicator(HandlerRegistrar handlers) {
+		return new HandlersHealthIndicator(handlers);
 	}
 
 }

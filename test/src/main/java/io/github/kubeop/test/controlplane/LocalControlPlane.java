@@ -95,6 +95,16 @@ public final class LocalControlPlane implements ControlPlane {
 
 	private static final AtomicInteger runs = new AtomicInteger();
 
+	/**
+	 * kwok's configuration: no stages, so that it uses the default node and pod stages it
+	 * ships (nodes become Ready with a lease heartbeat; pods Running and Ready).
+	 */
+	private static final String KWOK_CONFIGURATION = """
+			apiVersion: config.kwok.x-k8s.io/v1alpha1
+			kind: KwokConfiguration
+			options: {}
+			""";
+
 	private final ControlPlaneBinaries binaries;
 
 	private final List<String> extraApiServerArguments;
@@ -395,13 +405,17 @@ public final class LocalControlPlane implements ControlPlane {
 					"--cert-dir=" + file("kube-controller-manager-certs"), "--leader-elect=false",
 					"--use-service-account-credentials=true", "--service-account-private-key-file=" + file("sa.key"),
 					"--root-ca-file=" + file("ca.crt"), "--controllers=*", "--cluster-name=kubeop",
-					"--profiling=false");
+					// its default is a system directory that it would create
+					"--flex-volume-plugin-dir=" + file("flexvolume"), "--profiling=false");
 			case SCHEDULER ->
 				List.of(executable, "--kubeconfig=" + componentKubeconfig("kube-scheduler", "system:kube-scheduler"),
 						"--bind-address=127.0.0.1", "--secure-port=" + freePort(),
 						"--tls-cert-file=" + file("components.crt"), "--tls-private-key-file=" + file("components.key"),
 						"--cert-dir=" + file("kube-scheduler-certs"), "--leader-elect=false", "--profiling=false");
-			case NODES -> List.of(executable, "--kubeconfig=" + this.kubeconfigFile, "--manage-all-nodes=false",
+			// a configuration of its own, so that no ~/.kwok/kwok.yaml of the user's
+			// applies
+			case NODES -> List.of(executable, "--kubeconfig=" + this.kubeconfigFile,
+					"--config=" + writePrivate("kwok.yaml", KWOK_CONFIGURATION), "--manage-all-nodes=false",
 					"--manage-nodes-with-annotation-selector=" + KWOK_NODE_ANNOTATION + "=fake", "--node-ip=127.0.0.1",
 					"--cidr=10.244.0.1/16", "--server-address=127.0.0.1:" + freePort(),
 					"--node-lease-duration-seconds=40");

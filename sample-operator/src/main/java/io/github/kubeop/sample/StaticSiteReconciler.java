@@ -51,6 +51,7 @@ import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1ContainerPort;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1DeploymentSpec;
+import io.kubernetes.client.openapi.models.V1DeploymentStatus;
 import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
@@ -74,7 +75,9 @@ import org.springframework.stereotype.Component;
  * Reconciles each {@link StaticSite} into a ConfigMap of its pages, an nginx Deployment
  * and a Service, all owned by the site; repairs drift in them (a deleted or edited
  * Deployment comes back); reports {@code observedGeneration} and a {@code Ready}
- * condition in the status; and, through a finalizer, withdraws the site from the
+ * condition in the status, {@code True} only once the Deployment reports as many
+ * available replicas as the site asks for (its status changes reach the site through
+ * {@code @Owns}); and, through a finalizer, withdraws the site from the
  * {@link SiteDirectory} and deletes what it created before the site goes away. Reads come
  * from the informers' typed Listers, never from the API server.
  *
@@ -184,11 +187,36 @@ class StaticSiteReconciler {
 			.blockOwnerDeletion(true);
 		Map<String, String> pages = (site.spec().pages() != null) ? new TreeMap<>(site.spec().pages()) : Map.of();
 		ensureConfigMap(meta, owner, pages);
-		ensureDeployment(meta, owner, site.spec(), hash(pages));
+		V1Deployment deployment = ensureDeployment(meta, owner, site.spec(), hash(pages));
 		ensureService(meta, owner);
 		String url = "http://" + meta.getName() + "." + meta.getNamespace() + ".svc";
 		this.directory.publish(key(meta), url);
-		updateStatus(object, site, url);
+		updateStatus(object, site, url, readiness(desiredReplicas(site.spec()), deployment));
+	}
+
+	/**
+	 * Tells from the Deployment, as last seen by the informer, whether the site serves:
+	 * the Deployment controller must have observed the current template and reported the
+	 * desired number of available replicas.
+	 */
+	static Readiness readiness(int desired, V1Deployment deployment) {
+		if (deployment == null || deployment.getStatus() == null) {
+			return new Readiness(false, "DeploymentPending", "0 of " + desired + " replicas available");
+		}
+		V1DeploymentStatus status = deployment.getStatus();
+		int available = (status.getAvailableReplicas() != null) ? status.getAvailableReplicas() : 0;
+		boolean observed = status.getObservedGeneration() != null
+				&& status.getObservedGeneration() >= deployment.getMetadata().getGeneration();
+		boolean updated = ((status.getUpdatedReplicas() != null) ? status.getUpdatedReplicas() : 0) >= desired;
+		String message = available + " of " + desired + " replicas available";
+		if (observed && updated && available >= desired) {
+			return new Readiness(true, "ReplicasAvailable", message);
+		}
+		return new Readiness(false, "ReplicasUnavailable", message);
+	}
+
+	private static int desiredReplicas(StaticSite.Spec spec) {
+		return (spec.replicas() != null) ? spec.replicas() : 1;
 	}
 
 	private void ensureConfigMap(V1ObjectMeta site, V1OwnerReference owner, Map<String, String> pages)
@@ -207,17 +235,17 @@ class StaticSiteReconciler {
 		}
 	}
 
-	private void ensureDeployment(V1ObjectMeta site, V1OwnerReference owner, StaticSite.Spec spec, String pagesHash)
-			throws ApiException {
+	private V1Deployment ensureDeployment(V1ObjectMeta site, V1OwnerReference owner, StaticSite.Spec spec,
+			String pagesHash) throws ApiException {
 		String name = site.getName();
-		int replicas = (spec.replicas() != null) ? spec.replicas() : 1;
+		int replicas = desiredReplicas(spec);
 		String image = (spec.image() != null) ? spec.image() : "nginx:1.27-alpine";
 		V1Deployment existing = this.deployments.namespace(site.getNamespace()).get(name);
 		if (existing != null && existing.getSpec().getReplicas() == replicas
 				&& image.equals(existing.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
 				&& pagesHash.equals(
 						existing.getSpec().getTemplate().getMetadata().getAnnotations().get(SITE_LABEL + "-pages"))) {
-			return;
+			return existing;
 		}
 		Map<String, String> selector = Map.of(SITE_LABEL, name);
 		V1PodSpec pod = new V1PodSpec()
@@ -237,14 +265,14 @@ class StaticSiteReconciler {
 					.metadata(new V1ObjectMeta().labels(selector).annotations(Map.of(SITE_LABEL + "-pages", pagesHash)))
 					.spec(pod)));
 		if (existing == null) {
-			this.apps.createNamespacedDeployment(site.getNamespace(), desired).execute();
+			V1Deployment created = this.apps.createNamespacedDeployment(site.getNamespace(), desired).execute();
 			logger.info("Created Deployment " + site.getNamespace() + "/" + name + " with " + replicas + " replicas");
+			return created;
 		}
-		else {
-			desired.getMetadata().setResourceVersion(existing.getMetadata().getResourceVersion());
-			this.apps.replaceNamespacedDeployment(name, site.getNamespace(), desired).execute();
-			logger.info("Rolled Deployment " + site.getNamespace() + "/" + name + " to " + replicas + " replicas");
-		}
+		desired.getMetadata().setResourceVersion(existing.getMetadata().getResourceVersion());
+		V1Deployment rolled = this.apps.replaceNamespacedDeployment(name, site.getNamespace(), desired).execute();
+		logger.info("Rolled Deployment " + site.getNamespace() + "/" + name + " to " + replicas + " replicas");
+		return rolled;
 	}
 
 	private void ensureService(V1ObjectMeta site, V1OwnerReference owner) throws ApiException {
@@ -277,10 +305,16 @@ class StaticSiteReconciler {
 		this.sites.update(new DynamicKubernetesObject(raw)).throwsApiException();
 	}
 
-	private void updateStatus(DynamicKubernetesObject object, StaticSite site, String url) throws ApiException {
+	private void updateStatus(DynamicKubernetesObject object, StaticSite site, String url, Readiness readiness)
+			throws ApiException {
 		long generation = site.metadata().getGeneration();
 		StaticSite.Status current = site.status();
-		if (current != null && Objects.equals(current.observedGeneration(), generation) && url.equals(current.url())) {
+		StaticSite.Condition currentReady = readyCondition(current);
+		String conditionStatus = readiness.ready() ? "True" : "False";
+		if (current != null && Objects.equals(current.observedGeneration(), generation) && url.equals(current.url())
+				&& currentReady != null && conditionStatus.equals(currentReady.status())
+				&& readiness.reason().equals(currentReady.reason())
+				&& readiness.message().equals(currentReady.message())) {
 			return;
 		}
 		JsonObject status = new JsonObject();
@@ -288,12 +322,16 @@ class StaticSiteReconciler {
 		status.addProperty("url", url);
 		JsonObject ready = new JsonObject();
 		ready.addProperty("type", "Ready");
-		ready.addProperty("status", "True");
-		ready.addProperty("reason", "Reconciled");
-		ready.addProperty("message", "ConfigMap, Deployment and Service match generation " + generation);
+		ready.addProperty("status", conditionStatus);
+		ready.addProperty("reason", readiness.reason());
+		ready.addProperty("message", readiness.message());
 		ready.addProperty("observedGeneration", generation);
+		// Kubernetes' rule: the transition time moves only when the status does
+		boolean transition = currentReady == null || !conditionStatus.equals(currentReady.status())
+				|| currentReady.lastTransitionTime() == null;
 		ready.addProperty("lastTransitionTime",
-				OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString());
+				transition ? OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString()
+						: currentReady.lastTransitionTime());
 		JsonArray conditions = new JsonArray();
 		conditions.add(ready);
 		status.add("conditions", conditions);
@@ -302,7 +340,15 @@ class StaticSiteReconciler {
 		KubernetesApiResponse<DynamicKubernetesObject> response = this.sites
 			.updateStatus(new DynamicKubernetesObject(raw), (o) -> o.getRaw().get("status"));
 		response.throwsApiException();
-		logger.info("Site " + key(site.metadata()) + " is Ready at generation " + generation);
+		logger.info("Site " + key(site.metadata()) + (readiness.ready() ? " is Ready" : " is not Ready yet")
+				+ " at generation " + generation + ": " + readiness.message());
+	}
+
+	private static StaticSite.Condition readyCondition(StaticSite.Status status) {
+		if (status == null || status.conditions() == null) {
+			return null;
+		}
+		return status.conditions().stream().filter((c) -> "Ready".equals(c.type())).findFirst().orElse(null);
 	}
 
 	private static V1ObjectMeta owned(V1ObjectMeta site, String name, V1OwnerReference owner) {
@@ -339,6 +385,17 @@ class StaticSiteReconciler {
 				throw ex;
 			}
 		}
+	}
+
+	/**
+	 * Whether a site serves, with the reason and message of its {@code Ready} condition.
+	 *
+	 * @param ready whether the desired replicas are available
+	 * @param reason a machine-readable reason
+	 * @param message a human-readable message
+	 */
+	record Readiness(boolean ready, String reason, String message) {
+
 	}
 
 	@FunctionalInterface

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import io.github.kubeop.autoconfigure.KubernetesConnectionDetails;
+import io.github.kubeop.test.controlplane.Component;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.github.kubeop.test.controlplane.ControlPlanes;
 
@@ -31,7 +32,11 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * Development-time connection: a local control plane when no cluster is configured
- * ({@code KUBECONFIG}, {@code ~/.kube/config} or {@code kubeop.client.kubeconfig}).
+ * ({@code KUBECONFIG}, {@code ~/.kube/config} or {@code kubeop.client.kubeconfig}). It
+ * behaves like a cluster (controller-manager, scheduler and simulated nodes), so that the
+ * example site's pods run and the site becomes {@code Ready}; the
+ * {@value #COMPONENTS_PROPERTY} system property picks other components (such as
+ * {@code none} for kube-apiserver and etcd only).
  *
  * @author Kubeop authors
  */
@@ -39,9 +44,23 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 @Conditional(LocalControlPlaneConfiguration.NoClusterConfigured.class)
 class LocalControlPlaneConfiguration {
 
+	/**
+	 * The system property that names the control plane's optional components.
+	 */
+	static final String COMPONENTS_PROPERTY = "kubeop.sample.control-plane.components";
+
 	@Bean
 	ControlPlane localControlPlane() {
-		return ControlPlanes.shared();
+		return sharedControlPlane();
+	}
+
+	/**
+	 * Returns the local control plane, with the components that
+	 * {@value #COMPONENTS_PROPERTY} names, all by default.
+	 * @return the shared control plane
+	 */
+	static ControlPlane sharedControlPlane() {
+		return ControlPlanes.shared(Component.parse(System.getProperty(COMPONENTS_PROPERTY, "all")));
 	}
 
 	@Bean

@@ -18,17 +18,25 @@ package io.github.kubeop.sample;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.Manifests;
 import io.github.kubeop.test.TestNamespace;
+import io.github.kubeop.test.controlplane.Component;
 import io.github.kubeop.test.controlplane.ControlPlane;
+import io.github.kubeop.test.controlplane.LocalControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,12 +49,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample operator end to end against a real API server, running as its service
- * account with exactly the shipped RBAC (deploy/rbac.yaml).
+ * The sample operator end to end against a control plane that behaves like a cluster
+ * (controller-manager, scheduler and simulated nodes), running as its service account
+ * with exactly the shipped RBAC (deploy/rbac.yaml).
  *
  * @author Kubeop authors
  */
-@KubernetesTest
+@KubernetesTest(components = { Component.CONTROLLER_MANAGER, Component.SCHEDULER, Component.NODES })
 class SampleOperatorApplicationTests {
 
 	private static final String IDENTITY = "system:serviceaccount:kubeop-sample:kubeop-sample-operator";
@@ -76,15 +85,28 @@ class SampleOperatorApplicationTests {
 			CoreV1Api core = new CoreV1Api(admin);
 			DynamicKubernetesApi sites = new DynamicKubernetesApi("sample.kubeop.io", "v1alpha1", "staticsites", admin);
 			Manifests manifests = new Manifests(admin);
-			manifests.apply(site(2, "<h1>one</h1>"), namespace.name());
+			// no pod can run while the only node is cordoned: the site must not be Ready
+			setUnschedulable(core, true);
+			try {
+				manifests.apply(site(2, "<h1>one</h1>"), namespace.name());
+				await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+					JsonObject status = status(sites, namespace);
+					assertThat(status.get("observedGeneration").getAsLong()).isEqualTo(generation(sites, namespace));
+					assertThat(ready(status)).containsEntry("status", "False")
+						.containsEntry("reason", "ReplicasUnavailable")
+						.containsEntry("message", "0 of 2 replicas available");
+				});
+			}
+			finally {
+				setUnschedulable(core, false);
+			}
 
-			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-				JsonObject status = status(sites, namespace);
-				assertThat(status.get("observedGeneration").getAsLong()).isEqualTo(generation(sites, namespace));
-				assertThat(status.toString()).contains("\"type\":\"Ready\"").contains("\"status\":\"True\"");
-			});
+			await().atMost(Duration.ofSeconds(60))
+				.untilAsserted(() -> assertThat(ready(status(sites, namespace))).containsEntry("status", "True")
+					.containsEntry("message", "2 of 2 replicas available"));
 			V1Deployment deployment = apps.readNamespacedDeployment("shop", namespace.name()).execute();
 			assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
+			assertThat(deployment.getStatus().getAvailableReplicas()).isEqualTo(2);
 			assertThat(deployment.getMetadata().getOwnerReferences()).singleElement()
 				.satisfies((owner) -> assertThat(owner.getKind()).isEqualTo("StaticSite"));
 			assertThat(core.readNamespacedService("shop", namespace.name()).execute()).isNotNull();
@@ -92,6 +114,27 @@ class SampleOperatorApplicationTests {
 				.containsEntry("index.html", "<h1>one</h1>");
 			assertThat(directory.entries()).containsEntry(namespace.name() + "/shop",
 					"http://shop." + namespace.name() + ".svc");
+
+			V1Pod deleted = core.listNamespacedPod(namespace.name())
+				.labelSelector("sample.kubeop.io/site=shop")
+				.execute()
+				.getItems()
+				.get(0);
+			core.deleteNamespacedPod(deleted.getMetadata().getName(), namespace.name()).execute();
+			await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+				List<V1Pod> pods = core.listNamespacedPod(namespace.name())
+					.labelSelector("sample.kubeop.io/site=shop")
+					.execute()
+					.getItems();
+				assertThat(pods).hasSize(2)
+					.noneMatch((pod) -> pod.getMetadata().getUid().equals(deleted.getMetadata().getUid()))
+					.allSatisfy((pod) -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
+				assertThat(apps.readNamespacedDeployment("shop", namespace.name())
+					.execute()
+					.getStatus()
+					.getAvailableReplicas()).isEqualTo(2);
+				assertThat(ready(status(sites, namespace))).containsEntry("status", "True");
+			});
 
 			manifests.apply(site(3, "<h1>two</h1>"), namespace.name());
 			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
@@ -101,6 +144,8 @@ class SampleOperatorApplicationTests {
 					.containsEntry("index.html", "<h1>two</h1>");
 				assertThat(status(sites, namespace).get("observedGeneration").getAsLong())
 					.isEqualTo(generation(sites, namespace));
+				assertThat(ready(status(sites, namespace))).containsEntry("status", "True")
+					.containsEntry("message", "3 of 3 replicas available");
 			});
 
 			String uid = apps.readNamespacedDeployment("shop", namespace.name()).execute().getMetadata().getUid();
@@ -140,6 +185,31 @@ class SampleOperatorApplicationTests {
 		DynamicKubernetesObject site = sites.get(namespace.name(), "shop").throwsApiException().getObject();
 		assertThat(site.getRaw().has("status")).as("status written").isTrue();
 		return site.getRaw().getAsJsonObject("status");
+	}
+
+	private static Map<String, String> ready(JsonObject status) {
+		Map<String, String> ready = new HashMap<>();
+		status.getAsJsonArray("conditions")
+			.asList()
+			.stream()
+			.map(JsonElement::getAsJsonObject)
+			.filter((condition) -> condition.get("type").getAsString().equals("Ready"))
+			.findFirst()
+			.ifPresent((condition) -> condition.entrySet()
+				.forEach((entry) -> ready.put(entry.getKey(), entry.getValue().getAsString())));
+		return ready;
+	}
+
+	private static void setUnschedulable(CoreV1Api core, boolean unschedulable) {
+		// kwok renews the node's status meanwhile: read and replace until no conflict
+		await().atMost(Duration.ofSeconds(30))
+			.ignoreExceptionsMatching((ex) -> ex instanceof ApiException api && api.getCode() == 409)
+			.until(() -> {
+				V1Node node = core.readNode(LocalControlPlane.NODE_NAME).execute();
+				node.getSpec().setUnschedulable(unschedulable ? true : null);
+				core.replaceNode(LocalControlPlane.NODE_NAME, node).execute();
+				return true;
+			});
 	}
 
 	private static long generation(DynamicKubernetesApi sites, TestNamespace namespace) throws ApiException {

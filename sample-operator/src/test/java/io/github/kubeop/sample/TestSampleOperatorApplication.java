@@ -21,8 +21,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 
+import io.github.kubeop.informer.DynamicObjects;
 import io.github.kubeop.test.Manifests;
-import io.github.kubeop.test.controlplane.ControlPlanes;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
@@ -54,7 +54,7 @@ public class TestSampleOperatorApplication {
 		// a free port, so that the demo never collides with whatever listens on 8080
 		System.setProperty("server.port", System.getProperty("server.port", "0"));
 		ApiClient client = LocalControlPlaneConfiguration.clusterConfigured() ? ClientBuilder.standard().build()
-				: ControlPlanes.shared().apiClient();
+				: LocalControlPlaneConfiguration.sharedControlPlane().apiClient();
 		Manifests manifests = new Manifests(client);
 		manifests.apply("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: kubeop-sample\n", null);
 		manifests.apply(Path.of("deploy/crd.yaml"), null);
@@ -76,9 +76,9 @@ public class TestSampleOperatorApplication {
 				new Manifests(client).apply(Path.of("deploy/example.yaml"), "kubeop-sample");
 				logger.info("Applied the example site kubeop-sample/hello (deploy/example.yaml)");
 				if (isDemo(arguments)) {
-					awaitReady(staticSitesLister);
+					String message = awaitReady(staticSitesLister);
 					HealthIndicator health = context.getBean("informersHealthIndicator", HealthIndicator.class);
-					logger.info("Demo done: site kubeop-sample/hello is Ready; informers health is "
+					logger.info("Demo done: site kubeop-sample/hello is Ready (" + message + "); informers health is "
 							+ health.health(false).getStatus());
 					System.exit(SpringApplication.exit(context));
 				}
@@ -89,17 +89,34 @@ public class TestSampleOperatorApplication {
 			return arguments.containsOption("demo");
 		}
 
-		private static void awaitReady(Lister<DynamicKubernetesObject> sites) throws InterruptedException {
-			Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+		/**
+		 * Waits until the site's {@code Ready} condition is {@code True}, which the
+		 * operator reports once the site's Deployment has its replicas available, and
+		 * returns the condition's message.
+		 */
+		private static String awaitReady(Lister<DynamicKubernetesObject> sites) throws InterruptedException {
+			Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
+			String last = "no status yet";
 			while (Instant.now().isBefore(deadline)) {
 				DynamicKubernetesObject site = sites.namespace("kubeop-sample").get("hello");
-				if (site != null && site.getRaw().has("status")
-						&& site.getRaw().getAsJsonObject("status").toString().contains("\"status\":\"True\"")) {
-					return;
+				StaticSite.Condition ready = (site != null) ? readyCondition(site) : null;
+				if (ready != null) {
+					if ("True".equals(ready.status())) {
+						return ready.message();
+					}
+					last = ready.reason() + ": " + ready.message();
 				}
 				Thread.sleep(200);
 			}
-			throw new IllegalStateException("The example site did not become Ready within 60 s");
+			throw new IllegalStateException("The example site did not become Ready within 120 s (" + last + ")");
+		}
+
+		private static StaticSite.Condition readyCondition(DynamicKubernetesObject site) {
+			StaticSite.Status status = DynamicObjects.convert(site, StaticSite.class).status();
+			if (status == null || status.conditions() == null) {
+				return null;
+			}
+			return status.conditions().stream().filter((c) -> "Ready".equals(c.type())).findFirst().orElse(null);
 		}
 
 	}

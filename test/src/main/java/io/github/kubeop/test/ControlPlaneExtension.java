@@ -16,9 +16,15 @@
 
 package io.github.kubeop.test;
 
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
+import io.github.kubeop.test.controlplane.Component;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.github.kubeop.test.controlplane.ControlPlanes;
 import io.kubernetes.client.openapi.ApiClient;
@@ -32,6 +38,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,7 +57,7 @@ public class ControlPlaneExtension implements BeforeAllCallback, AfterAllCallbac
 
 	@Override
 	public void beforeAll(ExtensionContext context) throws ApiException {
-		ControlPlane controlPlane = ControlPlanes.shared();
+		ControlPlane controlPlane = controlPlane(context);
 		String name = namespaceName(context.getRequiredTestClass());
 		new CoreV1Api(controlPlane.apiClient())
 			.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(name)))
@@ -63,7 +70,7 @@ public class ControlPlaneExtension implements BeforeAllCallback, AfterAllCallbac
 		TestNamespace namespace = context.getStore(STORE).remove(TestNamespace.class, TestNamespace.class);
 		if (namespace != null) {
 			try {
-				new CoreV1Api(ControlPlanes.shared().apiClient()).deleteNamespace(namespace.name()).execute();
+				new CoreV1Api(controlPlane(context).apiClient()).deleteNamespace(namespace.name()).execute();
 			}
 			catch (ApiException ex) {
 				logger.warn("Could not delete test namespace {}: {}", namespace, ex.getCode());
@@ -81,10 +88,10 @@ public class ControlPlaneExtension implements BeforeAllCallback, AfterAllCallbac
 	public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
 		Class<?> type = parameterContext.getParameter().getType();
 		if (type == ControlPlane.class) {
-			return ControlPlanes.shared();
+			return controlPlane(extensionContext);
 		}
 		if (type == ApiClient.class) {
-			return ControlPlanes.shared().apiClient();
+			return controlPlane(extensionContext).apiClient();
 		}
 		TestNamespace namespace = extensionContext.getStore(STORE).get(TestNamespace.class, TestNamespace.class);
 		if (namespace == null) {
@@ -92,6 +99,52 @@ public class ControlPlaneExtension implements BeforeAllCallback, AfterAllCallbac
 					+ "@BeforeAll on, in classes annotated with @KubernetesTest");
 		}
 		return namespace;
+	}
+
+	/**
+	 * Returns the shared control plane with the components the test class asks for.
+	 */
+	private static ControlPlane controlPlane(ExtensionContext context) {
+		return ControlPlanes.shared(context.getTestClass().map(ControlPlaneExtension::components).orElse(Set.of()));
+	}
+
+	/**
+	 * Returns the components that {@link KubernetesTest} on the test class asks for, or
+	 * an annotation meta-annotated with it that declares {@code components()} of its own
+	 * (such as {@code @KubeopOperatorTest}).
+	 */
+	static Set<Component> components(Class<?> testClass) {
+		Set<Component> components = EnumSet.noneOf(Component.class);
+		for (Class<?> type = testClass; type != null && type != Object.class; type = type.getSuperclass()) {
+			for (Annotation annotation : type.getDeclaredAnnotations()) {
+				Component[] declared = declaredComponents(annotation);
+				if (declared != null) {
+					components.addAll(Arrays.asList(declared));
+					return components;
+				}
+			}
+		}
+		return components;
+	}
+
+	private static Component[] declaredComponents(Annotation annotation) {
+		if (annotation instanceof KubernetesTest kubernetesTest) {
+			return kubernetesTest.components();
+		}
+		if (!AnnotationSupport.isAnnotated(annotation.annotationType(), KubernetesTest.class)) {
+			return null;
+		}
+		try {
+			Method components = annotation.annotationType().getMethod("components");
+			return (components.getReturnType() == Component[].class) ? (Component[]) components.invoke(annotation)
+					: null;
+		}
+		catch (NoSuchMethodException ex) {
+			return new Component[0];
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new IllegalStateException("Could not read components() of " + annotation, ex);
+		}
 	}
 
 	static String namespaceName(Class<?> testClass) {

@@ -23,14 +23,16 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import io.github.kubeop.test.controlplane.Component;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Runs a test class against a real Kubernetes API server. One control plane is shared by
- * every test class of the run (see
- * {@link io.github.kubeop.test.controlplane.ControlPlanes#shared()}); each test class
- * gets a fresh namespace of its own. Test methods, constructors and lifecycle methods may
- * declare parameters of type {@link io.github.kubeop.test.controlplane.ControlPlane},
+ * every test class of the run that asks for the same {@link #components() components}
+ * (see {@link io.github.kubeop.test.controlplane.ControlPlanes#shared(java.util.Set)});
+ * each test class gets a fresh namespace of its own. Test methods, constructors and
+ * lifecycle methods may declare parameters of type
+ * {@link io.github.kubeop.test.controlplane.ControlPlane},
  * {@link io.kubernetes.client.openapi.ApiClient} (an administrator client) and
  * {@link TestNamespace}.
  *
@@ -42,5 +44,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Inherited
 @ExtendWith(ControlPlaneExtension.class)
 public @interface KubernetesTest {
+
+	/**
+	 * The components to run besides kube-apiserver and etcd, which always run. None by
+	 * default, which starts fastest; a test of garbage collection, Deployments, pods or
+	 * namespace deletion asks for the ones it needs, such as
+	 * {@code @KubernetesTest(components = { Component.CONTROLLER_MANAGER,
+	 * Component.SCHEDULER, Component.NODES })}. A component that cannot be built or
+	 * started fails the classes that need it, with its name, its command and the tail of
+	 * its log.
+	 * @return the components
+	 */
+	Component[] components() default {};
 
 }

@@ -24,6 +24,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 import io.github.kubeop.test.KubernetesTest;
+import io.github.kubeop.test.controlplane.Component;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.annotation.AliasFor;
@@ -53,6 +54,15 @@ public @interface KubeopOperatorTest {
 	 * @return the manifest paths
 	 */
 	String[] manifests() default {};
+
+	/**
+	 * The control plane components to run besides kube-apiserver and etcd, as in
+	 * {@link KubernetesTest#components()}: none by default; an operator whose status
+	 * depends on pods running asks for {@code { Component.CONTROLLER_MANAGER,
+	 * Component.SCHEDULER, Component.NODES }}.
+	 * @return the components
+	 */
+	Component[] components() default {};
 
 	/**
 	 * Properties to add to the environment, as in {@code @SpringBootTest}.

@@ -17,10 +17,14 @@
 package io.github.kubeop.test.autoconfigure;
 
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 import io.github.kubeop.autoconfigure.KubernetesConnectionDetails;
 import io.github.kubeop.test.Manifests;
+import io.github.kubeop.test.controlplane.Component;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.github.kubeop.test.controlplane.ControlPlanes;
 
@@ -46,20 +50,26 @@ class OperatorTestContextCustomizerFactory implements ContextCustomizerFactory {
 		MergedAnnotation<KubeopOperatorTest> annotation = MergedAnnotations
 			.from(testClass, MergedAnnotations.SearchStrategy.TYPE_HIERARCHY)
 			.get(KubeopOperatorTest.class);
-		return annotation.isPresent()
-				? new OperatorTestContextCustomizer(List.of(annotation.getStringArray("manifests"))) : null;
+		if (!annotation.isPresent()) {
+			return null;
+		}
+		Set<Component> components = EnumSet.noneOf(Component.class);
+		components.addAll(Arrays.asList(annotation.getEnumArray("components", Component.class)));
+		return new OperatorTestContextCustomizer(List.of(annotation.getStringArray("manifests")), components);
 	}
 
 	/**
 	 * Registers the control plane's connection details and applies the manifests.
 	 *
 	 * @param manifests the manifest paths
+	 * @param components the control plane components to run
 	 */
-	record OperatorTestContextCustomizer(List<String> manifests) implements ContextCustomizer {
+	record OperatorTestContextCustomizer(List<String> manifests,
+			Set<Component> components) implements ContextCustomizer {
 
 		@Override
 		public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration configuration) {
-			ControlPlane controlPlane = ControlPlanes.shared();
+			ControlPlane controlPlane = ControlPlanes.shared(this.components);
 			if (!this.manifests.isEmpty()) {
 				Manifests applier = new Manifests(controlPlane.apiClient());
 				this.manifests.forEach((manifest) -> applier.apply(Path.of(manifest), "default"));

@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -38,8 +39,11 @@ import java.util.function.UnaryOperator;
  * <li>a fresh build from the Go wrapper modules shipped in this jar, when {@code go} is
  * on the {@code PATH}.</li>
  * </ol>
- * The environment is passed in, so that the order can be tested without touching the real
- * one.
+ * The optional {@link Component components} are found the same way, by executable name
+ * ({@code TEST_ASSET_KUBE_CONTROLLER_MANAGER}, {@code TEST_ASSET_KUBE_SCHEDULER},
+ * {@code TEST_ASSET_KWOK}, then {@code KUBEBUILDER_ASSETS}, then the cache, then a
+ * build), each only when a control plane needs it. The environment is passed in, so that
+ * the order can be tested without touching the real one.
  *
  * @author Kubeop authors
  */
@@ -121,6 +125,40 @@ public final class ControlPlaneAssets {
 	}
 
 	/**
+	 * Finds the executable of a component or, failing that, builds it with Go.
+	 * @param component the component
+	 * @return the executable
+	 * @throws ComponentUnavailableException if it can be neither found nor built
+	 */
+	public Path resolve(Component component) {
+		String variable = "TEST_ASSET_" + component.executableName().toUpperCase(Locale.ROOT).replace('-', '_');
+		Path configured = pathFromEnvironment(variable);
+		if (configured != null) {
+			if (!ControlPlaneBinaries.isExecutable(configured)) {
+				throw new ComponentUnavailableException(component,
+						variable + " (" + configured + ") does not name an executable file");
+			}
+			return configured;
+		}
+		Path assets = pathFromEnvironment("KUBEBUILDER_ASSETS");
+		if (assets != null && ControlPlaneBinaries.isExecutable(assets.resolve(component.executableName()))) {
+			return assets.resolve(component.executableName());
+		}
+		Path buildDirectory = buildDirectory(component);
+		if (ControlPlaneBinaries.isExecutable(buildDirectory.resolve(component.executableName()))) {
+			return buildDirectory.resolve(component.executableName());
+		}
+		Path go = goExecutable().orElseThrow(() -> new ComponentUnavailableException(component, "it is not in "
+				+ buildDirectory + ", and Go is not on the PATH to build it (or set " + variable + ")"));
+		try {
+			return new GoControlPlaneBuilder(go, this.versions, sourceDirectory(), buildDirectory).build(component);
+		}
+		catch (RuntimeException ex) {
+			throw new ComponentUnavailableException(component, "building it failed: " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
 	 * Returns whether a local control plane can be had here, by finding or building it.
 	 * @return whether binaries exist or Go is on the PATH
 	 */
@@ -170,7 +208,17 @@ public final class ControlPlaneAssets {
 	Path buildDirectory() {
 		return cacheDirectory().resolve("control-plane")
 			.resolve("kubernetes-" + this.versions.kubernetes() + "-etcd-" + this.versions.etcd() + "-" + platform()
-					+ "-" + this.versions.sourceDigest());
+					+ "-" + this.versions.digest(Versions.CORE_FILES));
+	}
+
+	Path buildDirectory(Component component) {
+		Path root = cacheDirectory().resolve("control-plane");
+		if (component == Component.NODES) {
+			return root.resolve("kwok-" + this.versions.kwok() + "-" + platform() + "-"
+					+ this.versions.digest(Versions.KWOK_FILES));
+		}
+		return root.resolve("kubernetes-" + this.versions.kubernetes() + "-controllers-" + platform() + "-"
+				+ this.versions.digest(Versions.CONTROLLER_FILES));
 	}
 
 	private Path sourceDirectory() {

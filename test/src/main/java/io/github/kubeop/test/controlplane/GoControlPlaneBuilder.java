@@ -37,11 +37,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds kube-apiserver and etcd with {@code go build} from the Go wrapper modules
- * shipped in this jar, into Kubeop's cache, once per version and wrapper digest. Builds
- * run with {@code GOTOOLCHAIN=local} and {@code CGO_ENABLED=0}; kube-apiserver gets its
- * version stamped with {@code -ldflags} so that {@code /version} reports the real
- * release. A file lock keeps concurrent test JVMs from building the same binaries twice.
+ * Builds kube-apiserver and etcd, and on demand kube-controller-manager with
+ * kube-scheduler, and kwok, with {@code go build} from the Go wrapper modules shipped in
+ * this jar, into Kubeop's cache, once per version and wrapper digest. Builds run with
+ * {@code GOTOOLCHAIN=local} and {@code CGO_ENABLED=0}; the Kubernetes components get
+ * their version stamped with {@code -ldflags} so that they report the real release. A
+ * file lock keeps concurrent test JVMs from building the same binaries twice.
  *
  * @author Kubeop authors
  */
@@ -65,18 +66,71 @@ final class GoControlPlaneBuilder {
 	}
 
 	ControlPlaneBinaries build() {
+		return locked(() -> {
+			ControlPlaneBinaries built = ControlPlaneBinaries.in(this.buildDirectory, "Kubeop's cache");
+			return (built != null) ? built : buildLocked();
+		});
+	}
+
+	/**
+	 * Builds the executable of a component into the build directory, unless it is there
+	 * already. kube-controller-manager and kube-scheduler are built together, in one
+	 * {@code go build}, since they share nearly all their packages.
+	 * @param component the component
+	 * @return the executable
+	 */
+	Path build(Component component) {
+		return locked(() -> {
+			Path executable = this.buildDirectory.resolve(component.executableName());
+			if (!ControlPlaneBinaries.isExecutable(executable)) {
+				buildLocked(component);
+			}
+			return executable;
+		});
+	}
+
+	private <T> T locked(IoSupplier<T> action) {
 		try {
 			Files.createDirectories(this.buildDirectory.getParent());
 			Path lockFile = this.buildDirectory.getParent().resolve("build.lock");
 			try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
 					FileLock lock = channel.lock()) {
-				ControlPlaneBinaries built = ControlPlaneBinaries.in(this.buildDirectory, "Kubeop's cache");
-				return (built != null) ? built : buildLocked();
+				return action.get();
 			}
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not build the control plane in " + this.buildDirectory, ex);
 		}
+	}
+
+	private void buildLocked(Component component) throws IOException {
+		Instant start = Instant.now();
+		boolean kwok = component == Component.NODES;
+		String what = kwok ? "kwok " + this.versions.kwok()
+				: "kube-controller-manager and kube-scheduler " + this.versions.kubernetes();
+		logger.info("Building {} from the official Go modules with {} (first run only, this takes several minutes)",
+				what, this.go);
+		writeSources();
+		Path staging = Files.createTempDirectory(this.buildDirectory.getParent(), "build-");
+		try {
+			if (kwok) {
+				run(this.sourceDirectory.resolve("kwok"), staging,
+						List.of("build", "-trimpath", "-ldflags", "-s -w", "-o", staging + "/kwok", "."));
+			}
+			else {
+				if (!this.versions.isCommitted()) {
+					run(this.sourceDirectory.resolve("kube-apiserver"), staging, List.of("mod", "tidy"));
+				}
+				run(this.sourceDirectory.resolve("kube-apiserver"), staging, List.of("build", "-trimpath", "-ldflags",
+						kubernetesLdflags(), "-o", staging + "/", "./kube-controller-manager", "./kube-scheduler"));
+			}
+			Files.move(staging, this.buildDirectory, StandardCopyOption.ATOMIC_MOVE);
+		}
+		finally {
+			FileTree.deleteQuietly(staging);
+		}
+		logger.info("Built {} into {} in {} s", what, this.buildDirectory,
+				Duration.between(start, Instant.now()).toSeconds());
 	}
 
 	private ControlPlaneBinaries buildLocked() throws IOException {
@@ -149,6 +203,13 @@ final class GoControlPlaneBuilder {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted while building the control plane", ex);
 		}
+	}
+
+	@FunctionalInterface
+	private interface IoSupplier<T> {
+
+		T get() throws IOException;
+
 	}
 
 }

@@ -31,13 +31,25 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyPair;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import com.google.gson.JsonParser;
+import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1NodeStatus;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import okhttp3.Request;
 import okhttp3.Response;
 import org.slf4j.Logger;
@@ -45,14 +57,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A Kubernetes control plane made of a kube-apiserver and an etcd process on free
- * loopback ports, in the spirit of kubebuilder's envtest. It generates a certificate
- * authority, a serving certificate, service-account signing keys and an administrator
- * kubeconfig; authorization is RBAC, so users other than the administrator get what their
- * bindings give them. No controller-manager or scheduler runs: namespaces stay
- * {@code Terminating} after deletion and pods stay {@code Pending}.
+ * loopback ports, in the spirit of kubebuilder's envtest, plus the optional
+ * {@link Component components} a test asks for: kube-controller-manager, kube-scheduler
+ * and simulated nodes (kwok). It generates a certificate authority, serving certificates,
+ * service-account signing keys, an administrator kubeconfig and one kubeconfig per
+ * component; authorization is RBAC, so users other than the administrator get what their
+ * bindings give them. Without the controller-manager, namespaces stay {@code Terminating}
+ * after deletion and owned objects outlive their owner; without the scheduler and nodes,
+ * pods stay {@code Pending}.
  * <p>
- * The processes are stopped by {@link #close()}, by a JVM shutdown hook, and, should the
- * JVM die without running hooks, by the next control plane that starts on this machine.
+ * The components start together once kube-apiserver is ready. Each process writes its
+ * output to {@code <name>.log} under {@code target/kubeop-control-plane/} when the
+ * working directory has a {@code target} directory (as under Maven), so that the logs of
+ * a failed run are kept; otherwise in the control plane's temporary directory. The
+ * processes are stopped by {@link #close()}, by a JVM shutdown hook, and, should the JVM
+ * die without running hooks, by the next control plane that starts on this machine.
  *
  * @author Kubeop authors
  */
@@ -64,11 +83,37 @@ public final class LocalControlPlane implements ControlPlane {
 
 	private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
+	/**
+	 * The annotation that kwok manages nodes by, as in kwok's own examples.
+	 */
+	static final String KWOK_NODE_ANNOTATION = "kwok.x-k8s.io/node";
+
+	/**
+	 * The name of the simulated node.
+	 */
+	public static final String NODE_NAME = "kubeop-node-1";
+
+	private static final AtomicInteger runs = new AtomicInteger();
+
+	/**
+	 * kwok's configuration: no stages, so that it uses the default node and pod stages it
+	 * ships (nodes become Ready with a lease heartbeat; pods Running and Ready).
+	 */
+	private static final String KWOK_CONFIGURATION = """
+			apiVersion: config.kwok.x-k8s.io/v1alpha1
+			kind: KwokConfiguration
+			options: {}
+			""";
+
 	private final ControlPlaneBinaries binaries;
 
 	private final List<String> extraApiServerArguments;
 
+	private final Map<Component, Path> componentExecutables;
+
 	private final Path workDirectory;
+
+	private final Path logDirectory;
 
 	private final ProcessReaper reaper;
 
@@ -92,13 +137,19 @@ public final class LocalControlPlane implements ControlPlane {
 
 	private volatile Process apiServer;
 
+	private final Map<Component, Process> componentProcesses = new ConcurrentHashMap<>();
+
 	private String version;
 
-	private LocalControlPlane(ControlPlaneBinaries binaries, List<String> extraApiServerArguments, Path cacheDirectory)
-			throws IOException {
+	private LocalControlPlane(ControlPlaneBinaries binaries, List<String> extraApiServerArguments,
+			Map<Component, Path> componentExecutables, Path cacheDirectory) throws IOException {
 		this.binaries = binaries;
 		this.extraApiServerArguments = List.copyOf(extraApiServerArguments);
+		Map<Component, Path> executables = new EnumMap<>(Component.class);
+		executables.putAll(componentExecutables);
+		this.componentExecutables = Collections.unmodifiableMap(executables);
 		this.workDirectory = Files.createTempDirectory("kubeop-control-plane-");
+		this.logDirectory = logDirectory(this.workDirectory);
 		this.reaper = new ProcessReaper(cacheDirectory.resolve("control-plane").resolve("run"));
 		this.etcdClientPort = freePort();
 		this.etcdPeerPort = freePort();
@@ -128,12 +179,40 @@ public final class LocalControlPlane implements ControlPlane {
 	 * @return the running control plane
 	 */
 	public static LocalControlPlane start(ControlPlaneBinaries binaries, List<String> extraApiServerArguments) {
+		return start(binaries, extraApiServerArguments, Set.of());
+	}
+
+	/**
+	 * Starts a control plane from the given binaries, with extra kube-apiserver arguments
+	 * and the given optional components. The components' executables are found or built
+	 * first (see {@link ControlPlaneAssets#resolve(Component)}), so that a component that
+	 * is unavailable fails the start at once with a {@link ComponentUnavailableException}
+	 * naming it; one that does not start fails it with the command and the tail of its
+	 * log.
+	 * @param binaries the kube-apiserver and etcd executables
+	 * @param extraApiServerArguments arguments appended to kube-apiserver's command line
+	 * @param components the optional components to run as well
+	 * @return the running control plane
+	 */
+	public static LocalControlPlane start(ControlPlaneBinaries binaries, List<String> extraApiServerArguments,
+			Set<Component> components) {
+		ControlPlaneAssets assets = ControlPlaneAssets.fromEnvironment();
+		Map<Component, Path> executables = new EnumMap<>(Component.class);
+		for (Component component : components) {
+			executables.put(component, assets.resolve(component));
+		}
+		return start(binaries, extraApiServerArguments, executables);
+	}
+
+	static LocalControlPlane start(ControlPlaneBinaries binaries, List<String> extraApiServerArguments,
+			Map<Component, Path> executables) {
 		Instant start = Instant.now();
 		ControlPlaneAssets assets = ControlPlaneAssets.fromEnvironment();
 		new ProcessReaper(assets.cacheDirectory().resolve("control-plane").resolve("run")).reapOrphans();
 		LocalControlPlane controlPlane;
 		try {
-			controlPlane = new LocalControlPlane(binaries, extraApiServerArguments, assets.cacheDirectory());
+			controlPlane = new LocalControlPlane(binaries, extraApiServerArguments, executables,
+					assets.cacheDirectory());
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not prepare a local control plane", ex);
@@ -142,6 +221,7 @@ public final class LocalControlPlane implements ControlPlane {
 		try {
 			controlPlane.startEtcd();
 			controlPlane.startApiServer();
+			controlPlane.startComponents();
 		}
 		catch (RuntimeException ex) {
 			controlPlane.close();
@@ -154,7 +234,26 @@ public final class LocalControlPlane implements ControlPlane {
 
 	@Override
 	public String description() {
-		return "kube-apiserver " + this.version + " with etcd (local processes)";
+		StringBuilder description = new StringBuilder("kube-apiserver " + this.version + " with etcd");
+		this.componentExecutables.keySet()
+			.forEach((component) -> description.append(", ").append(component.executableName()));
+		return description.append(" (local processes)").toString();
+	}
+
+	/**
+	 * Returns the optional components this control plane runs.
+	 * @return the components
+	 */
+	public Set<Component> components() {
+		return this.componentExecutables.keySet();
+	}
+
+	/**
+	 * Returns the directory that holds the output of each process, as {@code <name>.log}.
+	 * @return the log directory
+	 */
+	public Path logDirectory() {
+		return this.logDirectory;
 	}
 
 	@Override
@@ -269,8 +368,139 @@ public final class LocalControlPlane implements ControlPlane {
 	}
 
 	private void stopProcesses() {
+		// the components first, so that none of them logs the API server going away
+		this.componentProcesses.values().forEach(this::stop);
 		stop(this.apiServer);
 		stop(this.etcd);
+	}
+
+	private void startComponents() {
+		if (this.componentExecutables.isEmpty()) {
+			return;
+		}
+		Map<Component, List<String>> commands = new EnumMap<>(Component.class);
+		this.componentExecutables.forEach((component, executable) -> {
+			try {
+				commands.put(component, componentCommand(component, executable.toString()));
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		});
+		// all at once, so that the start-up costs the slowest of them, not their sum
+		commands.forEach((component, command) -> this.componentProcesses.put(component,
+				launch(component.executableName(), command)));
+		if (commands.containsKey(Component.NODES)) {
+			createNode();
+		}
+		commands.forEach((component, command) -> awaitComponent(component, command));
+	}
+
+	private List<String> componentCommand(Component component, String executable) throws IOException {
+		return switch (component) {
+			case CONTROLLER_MANAGER -> List.of(executable,
+					"--kubeconfig=" + componentKubeconfig("kube-controller-manager", "system:kube-controller-manager"),
+					"--bind-address=127.0.0.1", "--secure-port=" + freePort(),
+					"--tls-cert-file=" + file("components.crt"), "--tls-private-key-file=" + file("components.key"),
+					"--cert-dir=" + file("kube-controller-manager-certs"), "--leader-elect=false",
+					"--use-service-account-credentials=true", "--service-account-private-key-file=" + file("sa.key"),
+					"--root-ca-file=" + file("ca.crt"), "--controllers=*", "--cluster-name=kubeop",
+					// its default is a system directory that it would create
+					"--flex-volume-plugin-dir=" + file("flexvolume"), "--profiling=false");
+			case SCHEDULER ->
+				List.of(executable, "--kubeconfig=" + componentKubeconfig("kube-scheduler", "system:kube-scheduler"),
+						"--bind-address=127.0.0.1", "--secure-port=" + freePort(),
+						"--tls-cert-file=" + file("components.crt"), "--tls-private-key-file=" + file("components.key"),
+						"--cert-dir=" + file("kube-scheduler-certs"), "--leader-elect=false", "--profiling=false");
+			// a configuration of its own, so that no ~/.kwok/kwok.yaml of the user's
+			// applies
+			case NODES -> List.of(executable, "--kubeconfig=" + this.kubeconfigFile,
+					"--config=" + writePrivate("kwok.yaml", KWOK_CONFIGURATION), "--manage-all-nodes=false",
+					"--manage-nodes-with-annotation-selector=" + KWOK_NODE_ANNOTATION + "=fake", "--node-ip=127.0.0.1",
+					"--cidr=10.244.0.1/16", "--server-address=127.0.0.1:" + freePort(),
+					"--node-lease-duration-seconds=40");
+		};
+	}
+
+	private Path componentKubeconfig(String name, String user) throws IOException {
+		CertificateAuthority.IssuedCertificate issued = this.authority.issueClient(user, List.of());
+		return writePrivate(name + ".kubeconfig", Kubeconfigs.withClientCertificate(serverUrl(),
+				this.authority.certificatePem(), user, issued.certificatePem(), issued.privateKeyPem()));
+	}
+
+	private void createNode() {
+		V1Node node = new V1Node()
+			.metadata(new V1ObjectMeta().name(NODE_NAME)
+				.annotations(Map.of(KWOK_NODE_ANNOTATION, "fake", "node.alpha.kubernetes.io/ttl", "0"))
+				.labels(Map.of("type", "kwok", "kubernetes.io/hostname", NODE_NAME, "kubernetes.io/os", "linux",
+						"kubernetes.io/arch", "amd64")))
+			.status(new V1NodeStatus()
+				.allocatable(Map.of("cpu", Quantity.fromString("32"), "memory", Quantity.fromString("256Gi"), "pods",
+						Quantity.fromString("110")))
+				.capacity(Map.of("cpu", Quantity.fromString("32"), "memory", Quantity.fromString("256Gi"), "pods",
+						Quantity.fromString("110"))));
+		try {
+			new CoreV1Api(apiClient()).createNode(node).execute();
+		}
+		catch (ApiException ex) {
+			throw new ComponentUnavailableException(Component.NODES,
+					"could not create node " + NODE_NAME + ": HTTP " + ex.getCode() + " " + ex.getResponseBody(), ex);
+		}
+	}
+
+	private void awaitComponent(Component component, List<String> command) {
+		Process process = this.componentProcesses.get(component);
+		try {
+			switch (component) {
+				case CONTROLLER_MANAGER, SCHEDULER -> awaitHealthy(component, process, command);
+				case NODES -> awaitNodeReady(process, command);
+			}
+		}
+		catch (IllegalStateException ex) {
+			throw new ComponentUnavailableException(component, ex.getMessage(), ex);
+		}
+	}
+
+	private void awaitHealthy(Component component, Process process, List<String> command) {
+		String port = command.stream()
+			.filter((argument) -> argument.startsWith("--secure-port="))
+			.findFirst()
+			.orElseThrow()
+			.substring("--secure-port=".length());
+		ApiClient client = apiClient();
+		awaitCondition(component.executableName(), process, command, () -> {
+			try (Response response = client.getHttpClient()
+				.newCall(new Request.Builder().url("https://127.0.0.1:" + port + "/healthz").build())
+				.execute()) {
+				return response.code() == 200;
+			}
+		});
+	}
+
+	private void awaitNodeReady(Process process, List<String> command) {
+		CoreV1Api core = new CoreV1Api(apiClient());
+		boolean untaintedByControllerManager = this.componentExecutables.containsKey(Component.CONTROLLER_MANAGER);
+		awaitCondition("kwok", process, command, () -> {
+			V1Node node = core.readNode(NODE_NAME).execute();
+			boolean ready = node.getStatus() != null && node.getStatus().getConditions() != null && node.getStatus()
+				.getConditions()
+				.stream()
+				.anyMatch((condition) -> "Ready".equals(condition.getType()) && "True".equals(condition.getStatus()));
+			if (!ready) {
+				return false;
+			}
+			boolean tainted = node.getSpec() != null && node.getSpec().getTaints() != null
+					&& !node.getSpec().getTaints().isEmpty();
+			if (tainted && !untaintedByControllerManager) {
+				// the admission plugin taints new nodes not-ready; the node lifecycle
+				// controller lifts the taint once the node is Ready, and stands in for it
+				// here when it does not run
+				node.getSpec().setTaints(null);
+				core.replaceNode(NODE_NAME, node).execute();
+				return false;
+			}
+			return !tainted;
+		});
 	}
 
 	private void stop(Process process) {
@@ -281,7 +511,7 @@ public final class LocalControlPlane implements ControlPlane {
 	}
 
 	private Process launch(String name, List<String> command) {
-		Path log = this.workDirectory.resolve(name + ".log");
+		Path log = logFile(name);
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
 		builder.environment().put("KUBEOP_EXIT_WITH_PARENT", "true");
@@ -300,7 +530,7 @@ public final class LocalControlPlane implements ControlPlane {
 		HttpRequest request = HttpRequest.newBuilder(URI.create(clientUrl + "/health"))
 			.timeout(Duration.ofSeconds(2))
 			.build();
-		awaitCondition("etcd", this.etcd, () -> {
+		awaitCondition("etcd", this.etcd, List.of(this.binaries.etcd().toString()), () -> {
 			HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
 			return response.statusCode() == 200 && response.body().contains("\"health\":\"true\"");
 		});
@@ -308,7 +538,7 @@ public final class LocalControlPlane implements ControlPlane {
 
 	private String awaitReady() {
 		ApiClient client = apiClient();
-		awaitCondition("kube-apiserver", this.apiServer, () -> {
+		awaitCondition("kube-apiserver", this.apiServer, List.of(this.binaries.kubeApiServer().toString()), () -> {
 			try (Response response = client.getHttpClient()
 				.newCall(new Request.Builder().url(serverUrl() + "/readyz").build())
 				.execute()) {
@@ -325,13 +555,14 @@ public final class LocalControlPlane implements ControlPlane {
 		}
 	}
 
-	private void awaitCondition(String name, Process process, Probe probe) {
+	private void awaitCondition(String name, Process process, List<String> command, Probe probe) {
 		Instant deadline = Instant.now().plus(START_TIMEOUT);
 		Exception lastFailure = null;
 		while (Instant.now().isBefore(deadline)) {
 			if (!process.isAlive()) {
 				throw new IllegalStateException(name + " exited with code " + process.exitValue()
-						+ " while starting; its last output:\n" + FileTree.tail(file(name + ".log"), 30));
+						+ " while starting (command: " + String.join(" ", command) + "); its last output (in "
+						+ logFile(name) + "):\n" + FileTree.tail(logFile(name), 30));
 			}
 			try {
 				if (probe.ready()) {
@@ -343,8 +574,9 @@ public final class LocalControlPlane implements ControlPlane {
 			}
 			sleep(Duration.ofMillis(100));
 		}
-		throw new IllegalStateException(name + " was not ready after " + START_TIMEOUT.toSeconds() + " s (last probe: "
-				+ lastFailure + "); its last output:\n" + FileTree.tail(file(name + ".log"), 30));
+		throw new IllegalStateException(name + " was not ready after " + START_TIMEOUT.toSeconds() + " s (command: "
+				+ String.join(" ", command) + ", last probe: " + lastFailure + "); its last output (in " + logFile(name)
+				+ "):\n" + FileTree.tail(logFile(name), 30));
 	}
 
 	private void writeCertificates() throws IOException {
@@ -355,6 +587,9 @@ public final class LocalControlPlane implements ControlPlane {
 		KeyPair serviceAccountKeys = CertificateAuthority.newKeyPair();
 		writePrivate("sa.pub", CertificateAuthority.pem(serviceAccountKeys.getPublic()));
 		writePrivate("sa.key", CertificateAuthority.pem(serviceAccountKeys.getPrivate()));
+		CertificateAuthority.IssuedCertificate components = this.authority.issueServer("kubeop-components");
+		writePrivate("components.crt", components.certificatePem());
+		writePrivate("components.key", components.privateKeyPem());
 	}
 
 	private Path writePrivate(String name, String content) throws IOException {
@@ -366,6 +601,25 @@ public final class LocalControlPlane implements ControlPlane {
 
 	private Path file(String name) {
 		return this.workDirectory.resolve(name);
+	}
+
+	private Path logFile(String name) {
+		return this.logDirectory.resolve(name + ".log");
+	}
+
+	/**
+	 * Returns a fresh directory for the logs of one control plane: under
+	 * {@code target/kubeop-control-plane/} when the build tool's output directory is
+	 * there, so that a failed run leaves its logs behind, else in the work directory.
+	 */
+	private static Path logDirectory(Path workDirectory) throws IOException {
+		Path target = Path.of("target");
+		if (!Files.isDirectory(target)) {
+			return workDirectory;
+		}
+		String run = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(LocalDateTime.now()) + "-"
+				+ ProcessHandle.current().pid() + "-" + runs.incrementAndGet();
+		return Files.createDirectories(target.resolve("kubeop-control-plane").resolve(run));
 	}
 
 	private static int freePort() throws IOException {

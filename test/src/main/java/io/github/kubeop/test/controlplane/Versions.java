@@ -22,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Collection;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,14 +46,37 @@ record Versions(String kubernetes, String etcd, Map<String, String> sources) {
 
 	static final String RESOURCE_ROOT = "io/github/kubeop/test/controlplane/go/";
 
-	static final List<String> SOURCE_FILES = List.of("kube-apiserver/go.mod", "kube-apiserver/go.sum",
+	/**
+	 * The files kube-apiserver and etcd are built from.
+	 */
+	static final List<String> CORE_FILES = List.of("kube-apiserver/go.mod", "kube-apiserver/go.sum",
 			"kube-apiserver/main.go", "etcd/go.mod", "etcd/go.sum", "etcd/main.go");
+
+	/**
+	 * The files kube-controller-manager and kube-scheduler are built from: packages of
+	 * the kube-apiserver wrapper module, so that the three share dependencies and the Go
+	 * build cache.
+	 */
+	static final List<String> CONTROLLER_FILES = List.of("kube-apiserver/go.mod", "kube-apiserver/go.sum",
+			"kube-apiserver/kube-controller-manager/main.go", "kube-apiserver/kube-scheduler/main.go");
+
+	/**
+	 * The files kwok is built from.
+	 */
+	static final List<String> KWOK_FILES = List.of("kwok/go.mod", "kwok/go.sum", "kwok/main.go");
+
+	static final List<String> SOURCE_FILES = List.of("kube-apiserver/go.mod", "kube-apiserver/go.sum",
+			"kube-apiserver/main.go", "kube-apiserver/kube-controller-manager/main.go",
+			"kube-apiserver/kube-scheduler/main.go", "etcd/go.mod", "etcd/go.sum", "etcd/main.go", "kwok/go.mod",
+			"kwok/go.sum", "kwok/main.go");
 
 	private static final Pattern KUBERNETES_REQUIRE = Pattern
 		.compile("(?m)^(?:require)?\\s+k8s\\.io/kubernetes (v\\S+)$");
 
 	private static final Pattern ETCD_REQUIRE = Pattern
 		.compile("(?m)^(?:require)?\\s+go\\.etcd\\.io/etcd/server/v3 (v\\S+)$");
+
+	private static final Pattern KWOK_REQUIRE = Pattern.compile("(?m)^(?:require)?\\s+sigs\\.k8s\\.io/kwok (v\\S+)$");
 
 	private static final Pattern VERSION = Pattern.compile("v?(\\d+)\\.(\\d+)\\.(\\d+)");
 
@@ -120,17 +144,35 @@ record Versions(String kubernetes, String etcd, Map<String, String> sources) {
 	}
 
 	/**
-	 * Returns a short digest of the wrapper sources, so that a changed wrapper is
-	 * rebuilt.
+	 * Returns the kwok version the kwok wrapper module requires.
+	 * @return the version, such as {@code v0.7.0}
+	 */
+	String kwok() {
+		return find(KWOK_REQUIRE, this.sources.get("kwok/go.mod"));
+	}
+
+	/**
+	 * Returns a short digest of all wrapper sources, naming the directory they are
+	 * written to.
 	 * @return twelve hex digits
 	 */
 	String sourceDigest() {
+		return digest(this.sources.keySet());
+	}
+
+	/**
+	 * Returns a short digest of some of the wrapper sources, so that binaries built from
+	 * them are rebuilt when they change, and only then.
+	 * @param files the files, such as {@link #CORE_FILES}
+	 * @return twelve hex digits
+	 */
+	String digest(Collection<String> files) {
 		try {
 			MessageDigest digest = MessageDigest.getInstance("SHA-256");
-			this.sources.forEach((name, content) -> {
+			for (String name : files) {
 				digest.update(name.getBytes(StandardCharsets.UTF_8));
-				digest.update(content.getBytes(StandardCharsets.UTF_8));
-			});
+				digest.update(this.sources.get(name).getBytes(StandardCharsets.UTF_8));
+			}
 			return HexFormat.of().formatHex(digest.digest()).substring(0, 12);
 		}
 		catch (NoSuchAlgorithmException ex) {

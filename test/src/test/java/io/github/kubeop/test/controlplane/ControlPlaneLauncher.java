@@ -16,9 +16,12 @@
 
 package io.github.kubeop.test.controlplane;
 
+import java.util.List;
+
 /**
  * Starts a local control plane in a JVM of its own and prints the pids of its processes,
- * so that a test can kill this JVM and watch what happens to them.
+ * so that a test can kill this JVM and watch what happens to them. The first argument
+ * names the optional components to run, as {@link Component#parse(String)} reads them.
  *
  * @author Kubeop authors
  */
@@ -28,7 +31,8 @@ public final class ControlPlaneLauncher {
 	}
 
 	public static void main(String[] args) throws InterruptedException {
-		LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve());
+		LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve(),
+				List.of(), Component.parse((args.length > 0) ? args[0] : "none"));
 		System.out.println("workdir " + controlPlane.workDirectory());
 		ProcessHandle.current().children().forEach((child) -> System.out.println("child " + child.pid()));
 		System.out.println("ready");

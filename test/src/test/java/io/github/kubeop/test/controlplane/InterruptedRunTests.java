@@ -32,8 +32,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Tests that a test JVM killed with {@code SIGKILL}, which runs no shutdown hook, leaves
- * no etcd or kube-apiserver behind: they exit by themselves, and the next control plane
- * to start removes what they left on disk.
+ * no process of its control plane behind (etcd, kube-apiserver, kube-controller-manager,
+ * kube-scheduler, kwok): they exit by themselves, and the next control plane to start
+ * removes what they left on disk.
  *
  * @author Kubeop authors
  */
@@ -41,10 +42,14 @@ class InterruptedRunTests {
 
 	@Test
 	void processesOfAKilledTestJvmDoNotSurviveIt() throws Exception {
-		ControlPlaneBinaries binaries = ControlPlaneAssets.fromEnvironment().resolve();
+		ControlPlaneAssets assets = ControlPlaneAssets.fromEnvironment();
+		ControlPlaneBinaries binaries = assets.resolve();
+		List<Optional<String>> expected = new ArrayList<>(
+				List.of(Optional.of(binaries.etcd().toString()), Optional.of(binaries.kubeApiServer().toString())));
+		Component.all().forEach((component) -> expected.add(Optional.of(assets.resolve(component).toString())));
 		Path java = Path.of(System.getProperty("java.home"), "bin", "java");
 		Process jvm = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-				ControlPlaneLauncher.class.getName())
+				ControlPlaneLauncher.class.getName(), "all")
 			.redirectErrorStream(true)
 			.start();
 		List<ProcessHandle> children = new ArrayList<>();
@@ -60,9 +65,7 @@ class InterruptedRunTests {
 					ProcessHandle.of(Long.parseLong(line.substring(6))).ifPresent(children::add);
 				}
 			}
-			assertThat(children).extracting(InterruptedRunTests::command)
-				.containsExactlyInAnyOrder(Optional.of(binaries.etcd().toString()),
-						Optional.of(binaries.kubeApiServer().toString()));
+			assertThat(children).extracting(InterruptedRunTests::command).containsExactlyInAnyOrderElementsOf(expected);
 			jvm.destroyForcibly().waitFor();
 			await().atMost(Duration.ofSeconds(15))
 				.untilAsserted(() -> assertThat(children).noneMatch(ProcessHandle::isAlive));

@@ -16,6 +16,9 @@
 
 package io.github.kubeop.test.controlplane;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,6 +53,18 @@ class VersionsTests {
 			.doesNotContain("v0.35.");
 		assertThat(versions.isCommitted()).isFalse();
 		assertThat(versions.sourceDigest()).isNotEqualTo(Versions.load().sourceDigest());
+	}
+
+	@Test
+	void changedComponentSourcesRebuildOnlyThatComponent() {
+		Versions versions = Versions.load();
+		Map<String, String> sources = new LinkedHashMap<>(versions.sources());
+		sources.put("kwok/main.go", sources.get("kwok/main.go") + "\n// changed\n");
+		Versions changed = new Versions(versions.kubernetes(), versions.etcd(), sources);
+		assertThat(changed.kwok()).isEqualTo("v0.7.0");
+		assertThat(changed.digest(Versions.KWOK_FILES)).isNotEqualTo(versions.digest(Versions.KWOK_FILES));
+		assertThat(changed.digest(Versions.CORE_FILES)).isEqualTo(versions.digest(Versions.CORE_FILES));
+		assertThat(changed.digest(Versions.CONTROLLER_FILES)).isEqualTo(versions.digest(Versions.CONTROLLER_FILES));
 	}
 
 	@Test

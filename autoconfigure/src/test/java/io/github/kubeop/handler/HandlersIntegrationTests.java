@@ -101,8 +101,15 @@ class HandlersIntegrationTests {
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> !recorder.updates.isEmpty()
 						&& "100".equals(recorder.updates.get(recorder.updates.size() - 1)[1]));
-			Thread.sleep(500);
-			List<String[]> updates = List.copyOf(recorder.updates);
+			// a later change that must be handled: the burst's calls all came before it
+			V1ConfigMap sentinel = api.readNamespacedConfigMap("burst", namespace.name()).execute();
+			sentinel.setData(Map.of("n", "sentinel"));
+			api.replaceNamespacedConfigMap("burst", namespace.name(), sentinel).execute();
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> "sentinel".equals(recorder.updates.get(recorder.updates.size() - 1)[1]));
+			List<String[]> updates = List.copyOf(recorder.updates).subList(0, recorder.updates.size() - 1);
+			assertThat(recorder.updates.get(recorder.updates.size() - 1)[0]).as("old state of the sentinel call")
+				.isEqualTo("100");
 			assertThat(updates.size()).as("calls for 100 updates").isLessThan(30);
 			assertThat(updates.get(updates.size() - 1)[1]).isEqualTo("100");
 			for (int i = 1; i < updates.size(); i++) {
@@ -146,7 +153,12 @@ class HandlersIntegrationTests {
 				assertThat(context).hasNotFailed();
 				create(namespace, "flaky", Map.of());
 				await().atMost(Duration.ofSeconds(20)).until(() -> handler.calls.size() == 4);
-				Thread.sleep(1000);
+				// a later change that must be handled: had the success not settled
+				// the key, it would come as a fifth add, not as an update
+				V1ConfigMap changed = api.readNamespacedConfigMap("flaky", namespace.name()).execute();
+				changed.setData(Map.of("changed", "true"));
+				api.replaceNamespacedConfigMap("flaky", namespace.name(), changed).execute();
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.updates.get() == 1);
 				assertThat(handler.calls).hasSize(4);
 				assertThat(handler.attempts).containsExactly(1, 2, 3, 4);
 				List<Long> gaps = new ArrayList<>();
@@ -170,13 +182,13 @@ class HandlersIntegrationTests {
 				assertThat(context).hasNotFailed();
 				create(namespace, "doomed", Map.of());
 				await().atMost(Duration.ofSeconds(10)).until(() -> handler.calls.size() == 1);
-				Thread.sleep(1500);
-				assertThat(handler.calls).hasSize(1);
-				assertThat(handler.updates.get()).isZero();
+				// the change that must be handled: a retried add would come before
+				// it, and would keep it from ever being an update
 				V1ConfigMap current = api.readNamespacedConfigMap("doomed", namespace.name()).execute();
 				current.setData(Map.of("fixed", "true"));
 				api.replaceNamespacedConfigMap("doomed", namespace.name(), current).execute();
 				await().atMost(Duration.ofSeconds(10)).until(() -> handler.updates.get() == 1);
+				assertThat(handler.calls).hasSize(1);
 			});
 	}
 
@@ -264,13 +276,13 @@ class HandlersIntegrationTests {
 		runner(controlPlane, namespace).withBean(FilteredHandler.class, () -> handler).run((context) -> {
 			assertThat(context).hasNotFailed();
 			api.createNamespacedConfigMap(namespace.name(),
-					new V1ConfigMap().metadata(new V1ObjectMeta().name("tier-web").labels(Map.of("tier", "web"))))
-				.execute();
-			api.createNamespacedConfigMap(namespace.name(),
 					new V1ConfigMap().metadata(new V1ObjectMeta().name("tier-db").labels(Map.of("tier", "db"))))
 				.execute();
+			// written later: the one worker handles it after anything for tier-db
+			api.createNamespacedConfigMap(namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("tier-web").labels(Map.of("tier", "web"))))
+				.execute();
 			await().atMost(Duration.ofSeconds(10)).until(() -> handler.added.contains("tier-web"));
-			Thread.sleep(500);
 			assertThat(handler.added).containsExactly("tier-web");
 		});
 	}
@@ -287,7 +299,9 @@ class HandlersIntegrationTests {
 			V1Deployment labelled = apps.readNamespacedDeployment("web", namespace.name()).execute();
 			labelled.getMetadata().putLabelsItem("touched", "yes");
 			apps.replaceNamespacedDeployment("web", namespace.name(), labelled).execute();
-			Thread.sleep(1000);
+			// the label change reaches the plain @OnUpdate of this handler in the
+			// call that decides on the generationChanged one
+			await().atMost(Duration.ofSeconds(10)).until(() -> handler.touched.get() >= 1);
 			assertThat(handler.specChanges).isEmpty();
 			V1Deployment scaled = apps.readNamespacedDeployment("web", namespace.name()).execute();
 			scaled.getSpec().setReplicas(3);
@@ -487,9 +501,18 @@ class HandlersIntegrationTests {
 
 		final List<String> specChanges = new CopyOnWriteArrayList<>();
 
+		final AtomicInteger touched = new AtomicInteger();
+
 		@OnAdd
 		void added(V1Deployment deployment) {
 			this.adds.incrementAndGet();
+		}
+
+		@OnUpdate
+		void anyChange(V1Deployment deployment) {
+			if ("yes".equals(deployment.getMetadata().getLabels().get("touched"))) {
+				this.touched.incrementAndGet();
+			}
 		}
 
 		@OnUpdate(generationChanged = true)

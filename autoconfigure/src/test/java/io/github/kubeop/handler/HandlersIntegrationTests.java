@@ -284,9 +284,38 @@ class HandlersIntegrationTests {
 				// the running key waits apart from the queue: only the sentinel is in
 				awaitQueued(context, namespace, "sentinel-inflight", 1);
 				handler.release();
-				await().atMost(Duration.ofSeconds(10)).until(() -> handler.calls.contains("add sentinel-inflight v=1"));
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.deleted("inflight"));
 				assertThat(handler.callsFor("inflight")).containsExactly("add inflight v=1", "update inflight v=1 -> 2",
 						"delete inflight v=3 (final state known)");
+			});
+	}
+
+	@Test
+	void deleteDuringTheAddOfARecreatedObjectDeliversTheNewFinalState(ControlPlane controlPlane,
+			TestNamespace namespace) {
+		CallRecorder handler = new CallRecorder();
+		runner(controlPlane, namespace, "kubeop.handlers.workers=1").withBean(CallRecorder.class, () -> handler)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				handler.block("blocker-twice");
+				create(namespace, "blocker-twice", Map.of("v", "1"));
+				handler.awaitBlocked();
+				// created and deleted before any call: its final state waits for the key
+				create(namespace, "twice", Map.of("v", "first"));
+				api.deleteNamespacedConfigMap("twice", namespace.name()).execute();
+				create(namespace, "twice", Map.of("v", "second"));
+				awaitQueued(context, namespace, "sentinel-twice-1", 2);
+				handler.block("twice");
+				handler.release();
+				handler.awaitBlocked();
+				// while the add of the second object runs, it changes and is deleted
+				update(namespace, "twice", "third");
+				api.deleteNamespacedConfigMap("twice", namespace.name()).execute();
+				awaitQueued(context, namespace, "sentinel-twice-2", 2);
+				handler.release();
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.deleted("twice"));
+				assertThat(handler.callsFor("twice")).containsExactly("add twice v=second",
+						"delete twice v=third (final state known)");
 			});
 	}
 
@@ -509,13 +538,17 @@ class HandlersIntegrationTests {
 
 		volatile boolean failDeletesOnce;
 
-		private final CountDownLatch blocked = new CountDownLatch(1);
+		private volatile CountDownLatch blocked = new CountDownLatch(1);
 
-		private final CountDownLatch released = new CountDownLatch(1);
+		private volatile CountDownLatch released = new CountDownLatch(1);
+
+		private volatile CountDownLatch holding = new CountDownLatch(1);
 
 		private volatile String blockOn;
 
 		void block(String name) {
+			this.blocked = new CountDownLatch(1);
+			this.released = new CountDownLatch(1);
 			this.blockOn = name;
 		}
 
@@ -524,7 +557,11 @@ class HandlersIntegrationTests {
 		}
 
 		void release() {
-			this.released.countDown();
+			this.holding.countDown();
+		}
+
+		boolean deleted(String name) {
+			return callsFor(name).stream().anyMatch((call) -> call.startsWith("delete "));
 		}
 
 		List<String> callsFor(String name) {
@@ -560,9 +597,11 @@ class HandlersIntegrationTests {
 			this.calls.add(call);
 			this.uids.put(call.split(" ")[0] + " " + name, configMap.getMetadata().getUid());
 			if (name.equals(this.blockOn)) {
+				CountDownLatch release = this.released;
+				this.holding = release;
 				this.blockOn = null;
 				this.blocked.countDown();
-				assertThat(this.released.await(30, TimeUnit.SECONDS)).as("released").isTrue();
+				assertThat(release.await(30, TimeUnit.SECONDS)).as("released").isTrue();
 			}
 		}
 

@@ -236,14 +236,14 @@ public final class Controller<T extends KubernetesObject> {
 			this.queue.forget(key);
 			return true;
 		}
-		// this call answers an earlier request to be called again; its own result may
-		// ask anew
-		this.requeues.remove(key);
 		HandlerContext context = new HandlerContext(key, call.trigger, this.queue.numRequeues(key) + 1, name(),
 				call.finalStateUnknown);
 		long start = System.nanoTime();
 		try {
 			Duration requeueAfter = call.invoke(context);
+			// the call answered any earlier request to be called again; its own result
+			// may ask anew. A failed call keeps the request for its retry.
+			this.requeues.remove(key);
 			remember(key, current, finalState);
 			if (requeueAfter == null || requeueAfter.isNegative() || current == null) {
 				this.queue.forget(key);
@@ -267,6 +267,7 @@ public final class Controller<T extends KubernetesObject> {
 		catch (TerminalException | HandlerMethod.ProgrammingError | ClassCastException ex) {
 			logger.error("Handler " + name() + " failed for " + key + " (" + call.trigger
 					+ ") and will not retry until the object changes", ex);
+			this.requeues.remove(key);
 			remember(key, current, finalState);
 			this.queue.forget(key);
 			this.observer.handled(name(), HandlerObserver.Outcome.TERMINAL_ERROR, System.nanoTime() - start);

@@ -50,12 +50,16 @@ class ControllerTests {
 
 	private final List<String> calls = new CopyOnWriteArrayList<>();
 
+	private volatile HandlerMethod.Invoker<V1ConfigMap> onAdd = (oldObject, object,
+			context) -> record("add " + describe(object));
+
 	private Controller<V1ConfigMap> controller;
 
 	@BeforeEach
 	void startController() {
 		HandlerEndpoint endpoint = HandlerEndpoint.builder("recorder", V1ConfigMap.class)
-			.on(HandlerMethod.Kind.ADD, false, (oldObject, object, context) -> record("add " + describe(object)))
+			.on(HandlerMethod.Kind.ADD, false,
+					(oldObject, object, context) -> this.onAdd.invoke(oldObject, object, context))
 			.on(HandlerMethod.Kind.UPDATE, false,
 					(oldObject, object, context) -> record("update " + describe(oldObject) + " -> " + describe(object)))
 			.on(HandlerMethod.Kind.DELETE, false,
@@ -98,6 +102,26 @@ class ControllerTests {
 		awaitCall("add one@5 uid-2");
 		assertThat(this.calls).containsExactly("add one@1 uid-1", "delete one@1 uid-1 (final state unknown)",
 				"add one@5 uid-2");
+	}
+
+	@Test
+	void failedCallAfterARequeueWithoutDelayIsRetried() {
+		this.onAdd = (oldObject, object, context) -> {
+			String call = "add " + context.trigger() + " attempt " + context.attempt();
+			if (context.trigger() == Trigger.ADDED) {
+				record(call);
+				return Duration.ZERO;
+			}
+			if (context.attempt() == 2) {
+				record(call + " failed");
+				throw new IllegalStateException("the requeued call fails once");
+			}
+			return record(call);
+		};
+		InformerEvents.watched(this.informer, configMap("one", "uid-1", "1"));
+		awaitCall("add REQUEUE attempt 3");
+		assertThat(this.calls).containsExactly("add ADDED attempt 1", "add REQUEUE attempt 2 failed",
+				"add REQUEUE attempt 3");
 	}
 
 	private Duration record(String call) {

@@ -16,6 +16,7 @@
 
 package io.github.kubeop.handler;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,11 +35,16 @@ import io.github.kubeop.annotation.Owns;
 import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
+import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.informer.WatchState;
 import io.github.kubeop.queue.QueueMetrics;
 import io.github.kubeop.queue.QueueMetricsFactory;
+import io.github.kubeop.test.FaultProxy;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
+import io.github.kubeop.test.controlplane.ControlPlaneAssets;
+import io.github.kubeop.test.controlplane.LocalControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
@@ -48,6 +54,7 @@ import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1DeploymentSpec;
 import io.kubernetes.client.openapi.models.V1LabelSelector;
+import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1PodSpec;
@@ -61,6 +68,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -353,6 +361,60 @@ class HandlersIntegrationTests {
 	}
 
 	@Test
+	void deleteInferredOnARelistIsToldAsFinalStateUnknown(ControlPlane shared) throws Exception {
+		assumeThat(shared).isInstanceOf(LocalControlPlane.class);
+		// a control plane of its own: without the watch cache a resumed watch reaches
+		// etcd, which compacts old revisions away (410 Gone), so the informer relists
+		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve(),
+				List.of("--watch-cache=false", "--etcd-compaction-interval=1s"));
+				FaultProxy proxy = new FaultProxy(URI.create(controlPlane.serverUrl()).getPort())) {
+			CoreV1Api direct = new CoreV1Api(controlPlane.apiClient());
+			direct.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name("relisted"))).execute();
+			for (String name : List.of("seen-away", "relisted-away")) {
+				direct
+					.createNamespacedConfigMap("relisted",
+							new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(Map.of("v", "1")))
+					.execute();
+			}
+			CallRecorder handler = new CallRecorder();
+			this.runner.withBean(ApiClient.class, () -> controlPlane.apiClientVia(proxy.url()))
+				.withPropertyValues("kubeop.informers.namespaces=relisted")
+				.withBean(CallRecorder.class, () -> handler)
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					await().atMost(Duration.ofSeconds(10))
+						.until(() -> handler.calls.containsAll(List.of("add seen-away v=1", "add relisted-away v=1")));
+					direct.deleteNamespacedConfigMap("seen-away", "relisted").execute();
+					await().atMost(Duration.ofSeconds(10)).until(() -> handler.deleted("seen-away"));
+					ResourceInformer<?> informer = context.getBean(HandlerRegistrar.class)
+						.controllers()
+						.iterator()
+						.next()
+						.informer();
+					long relists = informer.status().relists();
+					proxy.cut();
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> informer.status().state() == WatchState.RECONNECTING);
+					// nothing the informer saw is newer than this revision
+					long seen = Long.parseLong(
+							direct.listNamespacedConfigMap("relisted").execute().getMetadata().getResourceVersion());
+					direct.deleteNamespacedConfigMap("relisted-away", "relisted").execute();
+					// once etcd has compacted past it, the watch cannot resume: 410,
+					// relist
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> compacted(direct, "relisted", Long.toString(seen + 1)));
+					proxy.restore();
+					await().atMost(Duration.ofSeconds(60)).until(() -> handler.deleted("relisted-away"));
+					assertThat(informer.status().relists()).as("relists after the cut").isGreaterThan(relists);
+					assertThat(handler.callsFor("seen-away")).containsExactly("add seen-away v=1",
+							"delete seen-away v=1 (final state known)");
+					assertThat(handler.callsFor("relisted-away")).containsExactly("add relisted-away v=1",
+							"delete relisted-away v=1 (final state unknown)");
+				});
+		}
+	}
+
+	@Test
 	void requeueWithoutDelayIsRateLimited(ControlPlane controlPlane, TestNamespace namespace) {
 		RequeueingHandler handler = new RequeueingHandler(4);
 		runner(controlPlane, namespace, "kubeop.handlers.rate-limiter.base-delay=100ms")
@@ -506,6 +568,20 @@ class HandlersIntegrationTests {
 		api.createNamespacedConfigMap(namespace.name(),
 				new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(data))
 			.execute();
+	}
+
+	private static boolean compacted(CoreV1Api api, String namespace, String resourceVersion) {
+		try {
+			api.listNamespacedConfigMap(namespace)
+				.resourceVersion(resourceVersion)
+				.resourceVersionMatch("Exact")
+				.limit(1)
+				.execute();
+			return false;
+		}
+		catch (ApiException ex) {
+			return ex.getCode() == 410;
+		}
 	}
 
 	private static void update(TestNamespace namespace, String name, String value) throws ApiException {

@@ -68,7 +68,7 @@ public final class Controller<T extends KubernetesObject> {
 
 	private final Map<String, T> delivered = new ConcurrentHashMap<>();
 
-	private final Map<String, T> finalStates = new ConcurrentHashMap<>();
+	private final Map<String, FinalState<T>> finalStates = new ConcurrentHashMap<>();
 
 	private final Map<String, Set<Trigger>> triggers = new ConcurrentHashMap<>();
 
@@ -316,40 +316,81 @@ public final class Controller<T extends KubernetesObject> {
 
 	private void process(String key) {
 		Set<Trigger> triggers = takeTriggers(key);
-		T current = this.informer.indexer().getByKey(key);
-		if (current != null && !this.filter.test(current)) {
-			current = null;
-		}
+		// read once: a delete arriving while the handler runs replaces it, and survives
+		FinalState<T> finalState = this.finalStates.get(key);
+		T cached = this.informer.indexer().getByKey(key);
+		T current = (cached != null && this.filter.test(cached)) ? cached : null;
 		T last = this.delivered.get(key);
-		Call<T> call = decide(key, current, last, triggers);
+		if (last != null && current != null && !Objects.equals(uid(last), uid(current))) {
+			// deleted and created again under one name while the key waited: the old
+			// object's delete and the new one's add, never an update across two objects
+			if (!run(key, deleteCall(last, finalState, cached), null, finalState, triggers)) {
+				return;
+			}
+			last = null;
+			finalState = null;
+		}
+		Call<T> call = decide(key, cached, current, last, finalState, triggers);
 		if (call == null) {
-			remember(key, current);
+			remember(key, current, finalState);
 			this.queue.forget(key);
 			return;
 		}
-		HandlerContext context = new HandlerContext(key, call.trigger, this.queue.numRequeues(key) + 1, name());
+		run(key, call, current, finalState, triggers);
+	}
+
+	/**
+	 * Makes one call and settles the key by its outcome.
+	 * @param key the key
+	 * @param call the call
+	 * @param current the state to remember as delivered, {@code null} for a delete
+	 * @param finalState the final state this run read, consumed unless the call fails
+	 * @param triggers the triggers this run took, restored if the call fails
+	 * @return {@code false} if the call failed and the key was put back for a retry
+	 */
+	private boolean run(String key, Call<T> call, T current, FinalState<T> finalState, Set<Trigger> triggers) {
+		if (call.methods.isEmpty()) {
+			// no method for this change: only the bookkeeping, and no reconcile to count
+			remember(key, current, finalState);
+			this.queue.forget(key);
+			return true;
+		}
+		HandlerContext context = new HandlerContext(key, call.trigger, this.queue.numRequeues(key) + 1, name(),
+				call.finalStateUnknown);
 		long start = System.nanoTime();
 		try {
 			Duration requeueAfter = call.invoke(context);
-			remember(key, current);
-			this.queue.forget(key);
-			if (requeueAfter != null && !requeueAfter.isNegative() && current != null) {
-				this.requeues.put(key, call.kind);
-				this.observer.handled(name(),
-						requeueAfter.isZero() ? HandlerObserver.Outcome.REQUEUE : HandlerObserver.Outcome.REQUEUE_AFTER,
-						System.nanoTime() - start);
-				this.queue.addAfter(key, requeueAfter);
-			}
-			else {
+			// the call answered any earlier request to be called again; its own result
+			// may ask anew. A failed call keeps the request for its retry.
+			this.requeues.remove(key);
+			remember(key, current, finalState);
+			if (requeueAfter == null || requeueAfter.isNegative() || current == null) {
+				this.queue.forget(key);
 				this.observer.handled(name(), HandlerObserver.Outcome.SUCCESS, System.nanoTime() - start);
 			}
+			else if (requeueAfter.isZero()) {
+				// as controller-runtime's Requeue: rate-limited, not forgotten first, so
+				// that a handler asking again and again backs off instead of spinning
+				this.requeues.put(key, call.kind);
+				this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
+				this.queue.addRateLimited(key);
+			}
+			else {
+				this.queue.forget(key);
+				this.requeues.put(key, call.kind);
+				this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE_AFTER, System.nanoTime() - start);
+				this.queue.addAfter(key, requeueAfter);
+			}
+			return true;
 		}
 		catch (TerminalException | HandlerMethod.ProgrammingError | ClassCastException ex) {
 			logger.error("Handler " + name() + " failed for " + key + " (" + call.trigger
 					+ ") and will not retry until the object changes", ex);
-			remember(key, current);
+			this.requeues.remove(key);
+			remember(key, current, finalState);
 			this.queue.forget(key);
 			this.observer.handled(name(), HandlerObserver.Outcome.TERMINAL_ERROR, System.nanoTime() - start);
+			return true;
 		}
 		catch (Exception ex) {
 			if (context.attempt() == 1) {
@@ -363,44 +404,63 @@ public final class Controller<T extends KubernetesObject> {
 			restoreTriggers(key, triggers);
 			this.observer.handled(name(), HandlerObserver.Outcome.ERROR, System.nanoTime() - start);
 			this.queue.addRateLimited(key);
+			return false;
 		}
 	}
 
-	private Call<T> decide(String key, T current, T last, Set<Trigger> triggers) {
+	private Call<T> decide(String key, T cached, T current, T last, FinalState<T> finalState, Set<Trigger> triggers) {
 		if (current == null) {
-			T finalState = this.finalStates.getOrDefault(key, last);
-			return (last != null) ? new Call<>(HandlerMethod.Kind.DELETE, Trigger.DELETED, null, finalState,
-					this.endpoint.methods(HandlerMethod.Kind.DELETE)) : null;
+			return (last != null) ? deleteCall(last, finalState, cached) : null;
 		}
 		if (last == null) {
-			return new Call<>(HandlerMethod.Kind.ADD, Trigger.ADDED, null, current,
+			return new Call<>(HandlerMethod.Kind.ADD, Trigger.ADDED, null, current, false,
 					this.endpoint.methods(HandlerMethod.Kind.ADD));
 		}
 		List<HandlerMethod> updates = this.endpoint.methods(HandlerMethod.Kind.UPDATE);
-		if (!Objects.equals(resourceVersion(last), resourceVersion(current))) {
+		boolean changed = !Objects.equals(resourceVersion(last), resourceVersion(current));
+		if (changed) {
 			boolean generationChanged = !Objects.equals(last.getMetadata().getGeneration(),
 					current.getMetadata().getGeneration());
 			List<HandlerMethod> selected = updates.stream()
 				.filter((method) -> !method.generationChangedOnly() || generationChanged)
 				.toList();
-			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.CHANGED, last, current, selected);
+			if (!selected.isEmpty()) {
+				return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.CHANGED, last, current, false, selected);
+			}
 		}
-		HandlerMethod.Kind requeued = this.requeues.remove(key);
+		HandlerMethod.Kind requeued = this.requeues.get(key);
 		if (requeued != null) {
-			return new Call<>(requeued, Trigger.REQUEUE, (requeued == HandlerMethod.Kind.UPDATE) ? current : null,
-					current, this.endpoint.methods(requeued));
+			return new Call<>(requeued, Trigger.REQUEUE, (requeued == HandlerMethod.Kind.UPDATE) ? last : null, current,
+					false, this.endpoint.methods(requeued));
 		}
 		if (triggers.contains(Trigger.OWNER)) {
-			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.OWNER, current, current, updates);
+			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.OWNER, last, current, false, updates);
 		}
-		if (triggers.contains(Trigger.RESYNC)) {
-			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.RESYNC, current, current,
+		if (triggers.contains(Trigger.RESYNC) && !changed) {
+			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.RESYNC, current, current, false,
 					updates.stream().filter(HandlerMethod::wantsResync).toList());
 		}
 		return null;
 	}
 
-	private void remember(String key, T current) {
+	/**
+	 * The delete of the object last delivered, for the handler: with the final state the
+	 * informer reported for that object, else with the state last delivered. The final
+	 * state is unknown when the informer says so (a delete inferred on a relist), or when
+	 * the object is gone and no delete of it was reported (its delete and a re-create
+	 * coalesced into one relisted update). An object that is still cached has left the
+	 * handler's filters: what it was told last is then all there is to tell.
+	 */
+	private Call<T> deleteCall(T last, FinalState<T> finalState, T cached) {
+		boolean reported = finalState != null && Objects.equals(uid(finalState.object()), uid(last));
+		T object = reported ? finalState.object() : last;
+		boolean gone = cached == null || !Objects.equals(uid(cached), uid(last));
+		boolean finalStateUnknown = reported ? finalState.unknown() : gone;
+		return new Call<>(HandlerMethod.Kind.DELETE, Trigger.DELETED, null, object, finalStateUnknown,
+				this.endpoint.methods(HandlerMethod.Kind.DELETE));
+	}
+
+	private void remember(String key, T current, FinalState<T> consumed) {
 		if (current != null) {
 			this.delivered.put(key, current);
 		}
@@ -408,7 +468,11 @@ public final class Controller<T extends KubernetesObject> {
 			this.delivered.remove(key);
 			this.requeues.remove(key);
 		}
-		this.finalStates.remove(key);
+		if (consumed != null) {
+			// only the final state this run read: one that arrived during the call is
+			// newer, still to be delivered
+			this.finalStates.computeIfPresent(key, (k, stored) -> (stored == consumed) ? null : stored);
+		}
 	}
 
 	private Set<Trigger> takeTriggers(String key) {
@@ -442,6 +506,10 @@ public final class Controller<T extends KubernetesObject> {
 		return (ex instanceof ApiException api) ? "HTTP " + api.getCode() + " from the API server" : ex.toString();
 	}
 
+	private static String uid(KubernetesObject object) {
+		return object.getMetadata().getUid();
+	}
+
 	private static String resourceVersion(KubernetesObject object) {
 		return object.getMetadata().getResourceVersion();
 	}
@@ -456,6 +524,10 @@ public final class Controller<T extends KubernetesObject> {
 	 * enqueues.
 	 */
 	private final class EventAdapter implements ResourceEventHandler<T> {
+
+		private final boolean handlesUpdates = !Controller.this.endpoint.methods(HandlerMethod.Kind.UPDATE).isEmpty();
+
+		private final boolean handlesDeletes = !Controller.this.endpoint.methods(HandlerMethod.Kind.DELETE).isEmpty();
 
 		@Override
 		public void onAdd(T object) {
@@ -480,14 +552,32 @@ public final class Controller<T extends KubernetesObject> {
 				}
 				return;
 			}
-			enqueue(key, Trigger.CHANGED);
+			if (callableFor(key, oldObject, newObject)) {
+				enqueue(key, Trigger.CHANGED);
+			}
+		}
+
+		/**
+		 * Whether a change can lead to a call: a handler without {@code @OnUpdate} is
+		 * called for a change only when it is an add or a delete for the handler (the
+		 * object entered or left its filters, or was replaced by another object of the
+		 * same name), so that its queue, and the reconciles counted, hold no change it
+		 * has no method for.
+		 */
+		private boolean callableFor(String key, T oldObject, T newObject) {
+			return this.handlesUpdates
+					|| Controller.this.filter.test(newObject) != Controller.this.delivered.containsKey(key)
+					|| !Objects.equals(uid(oldObject), uid(newObject));
 		}
 
 		@Override
 		public void onDelete(T object, boolean deletedFinalStateUnknown) {
 			String key = ResourceInformer.key(object);
 			if (Controller.this.delivered.containsKey(key) || Controller.this.filter.test(object)) {
-				Controller.this.finalStates.put(key, object);
+				// without @OnDelete the key is still queued, to forget what was delivered
+				if (this.handlesDeletes) {
+					Controller.this.finalStates.put(key, new FinalState<>(object, deletedFinalStateUnknown));
+				}
 				enqueue(key, Trigger.DELETED);
 			}
 		}
@@ -523,8 +613,18 @@ public final class Controller<T extends KubernetesObject> {
 
 	}
 
+	/**
+	 * The state in which the informer last saw a deleted object.
+	 *
+	 * @param object the final state, or the last state cached if the delete was inferred
+	 * @param unknown whether the delete was inferred on a relist rather than seen
+	 */
+	private record FinalState<T>(T object, boolean unknown) {
+
+	}
+
 	private record Call<T>(HandlerMethod.Kind kind, Trigger trigger, T oldObject, T newObject,
-			List<HandlerMethod> methods) {
+			boolean finalStateUnknown, List<HandlerMethod> methods) {
 
 		Duration invoke(HandlerContext context) throws Exception {
 			Duration requeueAfter = null;

@@ -18,17 +18,22 @@ package io.github.kubeop.handler;
 
 /**
  * What a handler method may want to know about the call besides the object: the key, why
- * it is called, and the how-manieth attempt this is. Declare a parameter of this type to
- * receive it.
+ * it is called, the how-manieth attempt this is, and for a delete whether the object is
+ * its final state. Declare a parameter of this type to receive it.
  *
  * @param key the key, {@code namespace/name} or {@code name} for cluster-scoped objects
  * @param trigger why the method is called
- * @param attempt 1 for the first attempt, 2 for the first retry after a failure, and so
- * on
+ * @param attempt 1 for the first attempt, 2 for the first retry after a failure or after
+ * asking to be called again without delay, and so on
  * @param handler the name of the handler (its queue and workers)
+ * @param finalStateUnknown for a delete, whether the object given is the last state known
+ * rather than the state in which it was deleted: the delete was not seen on the watch but
+ * inferred when a relist no longer listed the object (client-go's
+ * {@code DeletedFinalStateUnknown}), so changes made just before the delete may be
+ * missing; always {@code false} for other calls
  * @author Kubeop authors
  */
-public record HandlerContext(String key, Trigger trigger, int attempt, String handler) {
+public record HandlerContext(String key, Trigger trigger, int attempt, String handler, boolean finalStateUnknown) {
 
 	/**
 	 * Returns the namespace part of the key.

@@ -17,7 +17,9 @@
 package io.github.kubeop.handler;
 
 /**
- * Told of every handler call, for metrics. Implementations must be fast and thread-safe.
+ * Told of every handler call, for metrics. A call is a call of the handler's methods: a
+ * key handled without one (a change the handler has no method for, a delete only
+ * forgotten) is no call. Implementations must be fast and thread-safe.
  *
  * @author Kubeop authors
  */
@@ -50,7 +52,8 @@ public interface HandlerObserver {
 		TERMINAL_ERROR,
 
 		/**
-		 * The call succeeded and asked to be called again at once.
+		 * The call succeeded and asked to be called again without a delay, which is
+		 * rate-limited as a retry is.
 		 */
 		REQUEUE,
 

@@ -16,12 +16,15 @@
 
 package io.github.kubeop.handler;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -34,9 +37,15 @@ import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.informer.WatchState;
+import io.github.kubeop.queue.QueueMetrics;
+import io.github.kubeop.queue.QueueMetricsFactory;
+import io.github.kubeop.test.FaultProxy;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
+import io.github.kubeop.test.controlplane.ControlPlaneAssets;
+import io.github.kubeop.test.controlplane.LocalControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
@@ -46,6 +55,7 @@ import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1DeploymentSpec;
 import io.kubernetes.client.openapi.models.V1LabelSelector;
+import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1PodSpec;
@@ -55,9 +65,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -103,8 +115,15 @@ class HandlersIntegrationTests {
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> !recorder.updates.isEmpty()
 						&& "100".equals(recorder.updates.get(recorder.updates.size() - 1)[1]));
-			Thread.sleep(500);
-			List<String[]> updates = List.copyOf(recorder.updates);
+			// a later change that must be handled: the burst's calls all came before it
+			V1ConfigMap sentinel = api.readNamespacedConfigMap("burst", namespace.name()).execute();
+			sentinel.setData(Map.of("n", "sentinel"));
+			api.replaceNamespacedConfigMap("burst", namespace.name(), sentinel).execute();
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> "sentinel".equals(recorder.updates.get(recorder.updates.size() - 1)[1]));
+			List<String[]> updates = List.copyOf(recorder.updates).subList(0, recorder.updates.size() - 1);
+			assertThat(recorder.updates.get(recorder.updates.size() - 1)[0]).as("old state of the sentinel call")
+				.isEqualTo("100");
 			assertThat(updates.size()).as("calls for 100 updates").isLessThan(30);
 			assertThat(updates.get(updates.size() - 1)[1]).isEqualTo("100");
 			for (int i = 1; i < updates.size(); i++) {
@@ -148,7 +167,12 @@ class HandlersIntegrationTests {
 				assertThat(context).hasNotFailed();
 				create(namespace, "flaky", Map.of());
 				await().atMost(Duration.ofSeconds(20)).until(() -> handler.calls.size() == 4);
-				Thread.sleep(1000);
+				// a later change that must be handled: had the success not settled
+				// the key, it would come as a fifth add, not as an update
+				V1ConfigMap changed = api.readNamespacedConfigMap("flaky", namespace.name()).execute();
+				changed.setData(Map.of("changed", "true"));
+				api.replaceNamespacedConfigMap("flaky", namespace.name(), changed).execute();
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.updates.get() == 1);
 				assertThat(handler.calls).hasSize(4);
 				assertThat(handler.attempts).containsExactly(1, 2, 3, 4);
 				List<Long> gaps = new ArrayList<>();
@@ -172,13 +196,13 @@ class HandlersIntegrationTests {
 				assertThat(context).hasNotFailed();
 				create(namespace, "doomed", Map.of());
 				await().atMost(Duration.ofSeconds(10)).until(() -> handler.calls.size() == 1);
-				Thread.sleep(1500);
-				assertThat(handler.calls).hasSize(1);
-				assertThat(handler.updates.get()).isZero();
+				// the change that must be handled: a retried add would come before
+				// it, and would keep it from ever being an update
 				V1ConfigMap current = api.readNamespacedConfigMap("doomed", namespace.name()).execute();
 				current.setData(Map.of("fixed", "true"));
 				api.replaceNamespacedConfigMap("doomed", namespace.name(), current).execute();
 				await().atMost(Duration.ofSeconds(10)).until(() -> handler.updates.get() == 1);
+				assertThat(handler.calls).hasSize(1);
 			});
 	}
 
@@ -231,15 +255,223 @@ class HandlersIntegrationTests {
 	}
 
 	@Test
-	void deleteDeliversTheFinalStateOfAnObjectWhoseAddWasDelivered(ControlPlane controlPlane, TestNamespace namespace) {
-		FlakyHandler handler = new FlakyHandler("goner", 0);
-		runner(controlPlane, namespace).withBean(FlakyHandler.class, () -> handler).run((context) -> {
+	void deleteDeliversTheFinalStateNotTheStateLastDelivered(ControlPlane controlPlane, TestNamespace namespace) {
+		CallRecorder handler = new CallRecorder();
+		runner(controlPlane, namespace, "kubeop.handlers.workers=1").withBean(CallRecorder.class, () -> handler)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				create(namespace, "goner", Map.of("v", "first"));
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.calls.contains("add goner v=first"));
+				// the one worker is held on another key while goner changes and goes
+				handler.block("blocker-final");
+				create(namespace, "blocker-final", Map.of("v", "1"));
+				handler.awaitBlocked();
+				update(namespace, "goner", "last words");
+				api.deleteNamespacedConfigMap("goner", namespace.name()).execute();
+				awaitQueued(context, namespace, "sentinel-final", 2);
+				handler.release();
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.calls.contains("add sentinel-final v=1"));
+				assertThat(handler.callsFor("goner")).containsExactly("add goner v=first",
+						"delete goner v=last words (final state known)");
+			});
+	}
+
+	@Test
+	void deleteDuringAnUpdateCallDeliversTheFinalState(ControlPlane controlPlane, TestNamespace namespace) {
+		CallRecorder handler = new CallRecorder();
+		runner(controlPlane, namespace, "kubeop.handlers.workers=1").withBean(CallRecorder.class, () -> handler)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				create(namespace, "inflight", Map.of("v", "1"));
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.calls.contains("add inflight v=1"));
+				handler.block("inflight");
+				update(namespace, "inflight", "2");
+				handler.awaitBlocked();
+				// while @OnUpdate(1, 2) runs, the object changes once more and is deleted
+				update(namespace, "inflight", "3");
+				api.deleteNamespacedConfigMap("inflight", namespace.name()).execute();
+				// the running key waits apart from the queue: only the sentinel is in
+				awaitQueued(context, namespace, "sentinel-inflight", 1);
+				handler.release();
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.deleted("inflight"));
+				assertThat(handler.callsFor("inflight")).containsExactly("add inflight v=1", "update inflight v=1 -> 2",
+						"delete inflight v=3 (final state known)");
+			});
+	}
+
+	@Test
+	void deleteDuringTheAddOfARecreatedObjectDeliversTheNewFinalState(ControlPlane controlPlane,
+			TestNamespace namespace) {
+		CallRecorder handler = new CallRecorder();
+		runner(controlPlane, namespace, "kubeop.handlers.workers=1").withBean(CallRecorder.class, () -> handler)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				handler.block("blocker-twice");
+				create(namespace, "blocker-twice", Map.of("v", "1"));
+				handler.awaitBlocked();
+				// created and deleted before any call: its final state waits for the key
+				create(namespace, "twice", Map.of("v", "first"));
+				api.deleteNamespacedConfigMap("twice", namespace.name()).execute();
+				create(namespace, "twice", Map.of("v", "second"));
+				awaitQueued(context, namespace, "sentinel-twice-1", 2);
+				handler.block("twice");
+				handler.release();
+				handler.awaitBlocked();
+				// while the add of the second object runs, it changes and is deleted
+				update(namespace, "twice", "third");
+				api.deleteNamespacedConfigMap("twice", namespace.name()).execute();
+				awaitQueued(context, namespace, "sentinel-twice-2", 2);
+				handler.release();
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.deleted("twice"));
+				assertThat(handler.callsFor("twice")).containsExactly("add twice v=second",
+						"delete twice v=third (final state known)");
+			});
+	}
+
+	@Test
+	void deleteAndRecreateWhileTheKeyWaitsAreADeleteAndAnAddNeverAnUpdate(ControlPlane controlPlane,
+			TestNamespace namespace) {
+		CallRecorder handler = new CallRecorder();
+		handler.failDeletesOnce = true;
+		runner(controlPlane, namespace, "kubeop.handlers.workers=1", "kubeop.handlers.rate-limiter.base-delay=10ms")
+			.withBean(CallRecorder.class, () -> handler)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				create(namespace, "phoenix", Map.of("v", "old"));
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.calls.contains("add phoenix v=old"));
+				String oldUid = api.readNamespacedConfigMap("phoenix", namespace.name())
+					.execute()
+					.getMetadata()
+					.getUid();
+				handler.block("blocker-recreate");
+				create(namespace, "blocker-recreate", Map.of("v", "1"));
+				handler.awaitBlocked();
+				api.deleteNamespacedConfigMap("phoenix", namespace.name()).execute();
+				create(namespace, "phoenix", Map.of("v", "new"));
+				awaitQueued(context, namespace, "sentinel-recreate", 2);
+				handler.release();
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.calls.contains("add sentinel-recreate v=1"));
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.calls.contains("add phoenix v=new"));
+				// the failed delete is retried before the add, and the add is not lost
+				assertThat(handler.callsFor("phoenix")).containsExactly("add phoenix v=old",
+						"delete phoenix v=old (final state known) failed", "delete phoenix v=old (final state known)",
+						"add phoenix v=new");
+				assertThat(handler.uids.get("delete phoenix")).isEqualTo(oldUid);
+				assertThat(handler.uids.get("add phoenix")).isNotEqualTo(oldUid);
+			});
+	}
+
+	@Test
+	void deleteInferredOnARelistIsToldAsFinalStateUnknown(ControlPlane shared) throws Exception {
+		assumeThat(shared).isInstanceOf(LocalControlPlane.class);
+		// a control plane of its own: without the watch cache a resumed watch reaches
+		// etcd, which compacts old revisions away (410 Gone), so the informer relists
+		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve(),
+				List.of("--watch-cache=false", "--etcd-compaction-interval=1s"));
+				FaultProxy proxy = new FaultProxy(URI.create(controlPlane.serverUrl()).getPort())) {
+			CoreV1Api direct = new CoreV1Api(controlPlane.apiClient());
+			direct.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name("relisted"))).execute();
+			for (String name : List.of("seen-away", "relisted-away")) {
+				direct
+					.createNamespacedConfigMap("relisted",
+							new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(Map.of("v", "1")))
+					.execute();
+			}
+			CallRecorder handler = new CallRecorder();
+			this.runner.withBean(ApiClient.class, () -> controlPlane.apiClientVia(proxy.url()))
+				.withPropertyValues("kubeop.informers.namespaces=relisted")
+				.withBean(CallRecorder.class, () -> handler)
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					await().atMost(Duration.ofSeconds(10))
+						.until(() -> handler.calls.containsAll(List.of("add seen-away v=1", "add relisted-away v=1")));
+					direct.deleteNamespacedConfigMap("seen-away", "relisted").execute();
+					await().atMost(Duration.ofSeconds(10)).until(() -> handler.deleted("seen-away"));
+					ResourceInformer<?> informer = context.getBean(HandlerRegistrar.class)
+						.controllers()
+						.iterator()
+						.next()
+						.informer();
+					long relists = informer.status().relists();
+					proxy.cut();
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> informer.status().state() == WatchState.RECONNECTING);
+					// nothing the informer saw is newer than this revision
+					long seen = Long.parseLong(
+							direct.listNamespacedConfigMap("relisted").execute().getMetadata().getResourceVersion());
+					direct.deleteNamespacedConfigMap("relisted-away", "relisted").execute();
+					// once etcd has compacted past it, the watch cannot resume: 410,
+					// relist
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> compacted(direct, "relisted", Long.toString(seen + 1)));
+					proxy.restore();
+					await().atMost(Duration.ofSeconds(60)).until(() -> handler.deleted("relisted-away"));
+					assertThat(informer.status().relists()).as("relists after the cut").isGreaterThan(relists);
+					assertThat(handler.callsFor("seen-away")).containsExactly("add seen-away v=1",
+							"delete seen-away v=1 (final state known)");
+					assertThat(handler.callsFor("relisted-away")).containsExactly("add relisted-away v=1",
+							"delete relisted-away v=1 (final state unknown)");
+				});
+		}
+	}
+
+	@Test
+	void requeueWithoutDelayIsRateLimited(ControlPlane controlPlane, TestNamespace namespace) {
+		RequeueingHandler handler = new RequeueingHandler(4);
+		runner(controlPlane, namespace, "kubeop.handlers.rate-limiter.base-delay=100ms")
+			.withBean(RequeueingHandler.class, () -> handler)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				create(namespace, "again", Map.of());
+				await().atMost(Duration.ofSeconds(20)).until(() -> handler.calls.size() == 4);
+				assertThat(handler.attempts).containsExactly(1, 2, 3, 4);
+				List<Long> gaps = new ArrayList<>();
+				for (int i = 1; i < handler.calls.size(); i++) {
+					gaps.add(handler.calls.get(i) - handler.calls.get(i - 1));
+				}
+				assertThat(gaps.get(0)).isGreaterThanOrEqualTo(Duration.ofMillis(100).toNanos());
+				assertThat(gaps.get(1)).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
+				assertThat(gaps.get(2)).isGreaterThanOrEqualTo(Duration.ofMillis(400).toNanos());
+			});
+	}
+
+	@Test
+	void reconcilesCountCallsNotEvents(ControlPlane controlPlane, TestNamespace namespace) {
+		AddOnlyHandler handler = new AddOnlyHandler();
+		CountingObserver observer = new CountingObserver();
+		runner(controlPlane, namespace).withBean(AddOnlyHandler.class, () -> handler)
+			.withBean(CountingObserver.class, () -> observer)
+			.withBean(QueueMetricsFactory.class, () -> (name) -> observer)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				create(namespace, "counted", Map.of("v", "0"));
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.added.contains("counted"));
+				for (int i = 1; i <= 5; i++) {
+					update(namespace, "counted", Integer.toString(i));
+				}
+				api.deleteNamespacedConfigMap("counted", namespace.name()).execute();
+				create(namespace, "sentinel-counted", Map.of());
+				await().atMost(Duration.ofSeconds(10)).until(() -> handler.added.contains("sentinel-counted"));
+				assertThat(observer.handled.get()).as("reconciles counted").isEqualTo(handler.added.size());
+				// every add, and the delete, queued only to forget what was delivered
+				assertThat(observer.queued.get()).as("keys queued").isEqualTo(handler.added.size() + 1);
+			});
+	}
+
+	@Test
+	void handlerWithoutOnUpdateIsToldWhenAnObjectLeavesItsFilter(ControlPlane controlPlane, TestNamespace namespace) {
+		AddDeleteHandler handler = new AddDeleteHandler();
+		runner(controlPlane, namespace).withBean(AddDeleteHandler.class, () -> handler).run((context) -> {
 			assertThat(context).hasNotFailed();
-			create(namespace, "goner", Map.of("last", "words"));
-			await().atMost(Duration.ofSeconds(10)).until(() -> handler.calls.size() == 1);
-			api.deleteNamespacedConfigMap("goner", namespace.name()).execute();
-			await().atMost(Duration.ofSeconds(10)).until(() -> handler.deleted.size() == 1);
-			assertThat(handler.deleted.get(0).getData()).containsEntry("last", "words");
+			api.createNamespacedConfigMap(namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("leaving").labels(Map.of("tier", "web"))))
+				.execute();
+			await().atMost(Duration.ofSeconds(10)).until(() -> handler.calls.contains("add leaving"));
+			V1ConfigMap relabelled = api.readNamespacedConfigMap("leaving", namespace.name()).execute();
+			relabelled.getMetadata().setLabels(Map.of("tier", "db"));
+			api.replaceNamespacedConfigMap("leaving", namespace.name(), relabelled).execute();
+			await().atMost(Duration.ofSeconds(10)).until(() -> handler.calls.contains("delete leaving"));
+			assertThat(handler.calls).containsExactly("add leaving", "delete leaving");
 		});
 	}
 
@@ -294,7 +526,9 @@ class HandlersIntegrationTests {
 			V1Deployment labelled = apps.readNamespacedDeployment("web", namespace.name()).execute();
 			labelled.getMetadata().putLabelsItem("touched", "yes");
 			apps.replaceNamespacedDeployment("web", namespace.name(), labelled).execute();
-			Thread.sleep(1000);
+			// the label change reaches the plain @OnUpdate of this handler in the
+			// call that decides on the generationChanged one
+			await().atMost(Duration.ofSeconds(10)).until(() -> handler.touched.get() >= 1);
 			assertThat(handler.specChanges).isEmpty();
 			V1Deployment scaled = apps.readNamespacedDeployment("web", namespace.name()).execute();
 			scaled.getSpec().setReplicas(3);
@@ -340,6 +574,199 @@ class HandlersIntegrationTests {
 		api.createNamespacedConfigMap(namespace.name(),
 				new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(data))
 			.execute();
+	}
+
+	private static boolean compacted(CoreV1Api api, String namespace, String resourceVersion) {
+		try {
+			api.listNamespacedConfigMap(namespace)
+				.resourceVersion(resourceVersion)
+				.resourceVersionMatch("Exact")
+				.limit(1)
+				.execute();
+			return false;
+		}
+		catch (ApiException ex) {
+			return ex.getCode() == 410;
+		}
+	}
+
+	private static void update(TestNamespace namespace, String name, String value) throws ApiException {
+		V1ConfigMap current = api.readNamespacedConfigMap(name, namespace.name()).execute();
+		current.setData(Map.of("v", value));
+		api.replaceNamespacedConfigMap(name, namespace.name(), current).execute();
+	}
+
+	/**
+	 * Creates a sentinel object and waits until the handler's queue holds as many keys as
+	 * expected with it: the events written before the sentinel have then reached the
+	 * handler, whose informer delivers them in order.
+	 */
+	private static void awaitQueued(AssertableApplicationContext context, TestNamespace namespace, String sentinel,
+			int expectedLength) throws ApiException {
+		Controller<?> controller = context.getBean(HandlerRegistrar.class).controllers().iterator().next();
+		create(namespace, sentinel, Map.of("v", "1"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> controller.queue().length() == expectedLength);
+	}
+
+	/**
+	 * Records every call as text, can hold the worker in one call, and can fail the first
+	 * attempt of every delete.
+	 */
+	static class CallRecorder {
+
+		final List<String> calls = new CopyOnWriteArrayList<>();
+
+		final Map<String, String> uids = new ConcurrentHashMap<>();
+
+		volatile boolean failDeletesOnce;
+
+		private volatile CountDownLatch blocked = new CountDownLatch(1);
+
+		private volatile CountDownLatch released = new CountDownLatch(1);
+
+		private volatile CountDownLatch holding = new CountDownLatch(1);
+
+		private volatile String blockOn;
+
+		void block(String name) {
+			this.blocked = new CountDownLatch(1);
+			this.released = new CountDownLatch(1);
+			this.blockOn = name;
+		}
+
+		void awaitBlocked() throws InterruptedException {
+			assertThat(this.blocked.await(10, TimeUnit.SECONDS)).as("handler blocked").isTrue();
+		}
+
+		void release() {
+			this.holding.countDown();
+		}
+
+		boolean deleted(String name) {
+			return callsFor(name).stream().anyMatch((call) -> call.startsWith("delete "));
+		}
+
+		List<String> callsFor(String name) {
+			return this.calls.stream().filter((call) -> call.split(" ")[1].equals(name)).toList();
+		}
+
+		@OnAdd
+		void added(V1ConfigMap configMap) throws InterruptedException {
+			record("add " + describe(configMap), configMap);
+		}
+
+		@OnUpdate
+		void changed(V1ConfigMap oldObject, V1ConfigMap newObject) throws InterruptedException {
+			record("update " + describe(oldObject) + " -> " + newObject.getData().get("v"), newObject);
+		}
+
+		@OnDelete
+		void removed(V1ConfigMap configMap, HandlerContext context) throws InterruptedException {
+			String call = "delete " + describe(configMap) + " (final state "
+					+ (context.finalStateUnknown() ? "unknown" : "known") + ")";
+			if (this.failDeletesOnce && context.attempt() == 1) {
+				this.calls.add(call + " failed");
+				throw new IllegalStateException("first delete attempt fails");
+			}
+			record(call, configMap);
+		}
+
+		private void record(String call, V1ConfigMap configMap) throws InterruptedException {
+			String name = configMap.getMetadata().getName();
+			if (name.startsWith("kube-")) {
+				return;
+			}
+			this.calls.add(call);
+			this.uids.put(call.split(" ")[0] + " " + name, configMap.getMetadata().getUid());
+			if (name.equals(this.blockOn)) {
+				CountDownLatch release = this.released;
+				this.holding = release;
+				this.blockOn = null;
+				this.blocked.countDown();
+				assertThat(release.await(30, TimeUnit.SECONDS)).as("released").isTrue();
+			}
+		}
+
+		private static String describe(V1ConfigMap configMap) {
+			return configMap.getMetadata().getName() + " v="
+					+ ((configMap.getData() != null) ? configMap.getData().get("v") : null);
+		}
+
+	}
+
+	static class RequeueingHandler {
+
+		final List<Long> calls = new CopyOnWriteArrayList<>();
+
+		final List<Integer> attempts = new CopyOnWriteArrayList<>();
+
+		private final int times;
+
+		RequeueingHandler(int times) {
+			this.times = times;
+		}
+
+		@OnAdd
+		Result added(V1ConfigMap configMap, HandlerContext context) {
+			if (!configMap.getMetadata().getName().equals("again")) {
+				return Result.done();
+			}
+			this.calls.add(System.nanoTime());
+			this.attempts.add(context.attempt());
+			return (this.calls.size() < this.times) ? Result.requeueAfter(Duration.ZERO) : Result.done();
+		}
+
+	}
+
+	static class AddOnlyHandler {
+
+		final List<String> added = new CopyOnWriteArrayList<>();
+
+		@OnAdd
+		void added(V1ConfigMap configMap) {
+			this.added.add(configMap.getMetadata().getName());
+		}
+
+	}
+
+	static class CountingObserver implements HandlerObserver, QueueMetrics {
+
+		final AtomicInteger handled = new AtomicInteger();
+
+		final AtomicInteger queued = new AtomicInteger();
+
+		@Override
+		public void handled(String handler, Outcome outcome, long nanos) {
+			this.handled.incrementAndGet();
+		}
+
+		@Override
+		public void added() {
+			this.queued.incrementAndGet();
+		}
+
+	}
+
+	static class AddDeleteHandler {
+
+		final List<String> calls = new CopyOnWriteArrayList<>();
+
+		@OnAdd(labelSelector = "tier=web")
+		void added(V1ConfigMap configMap) {
+			record("add", configMap);
+		}
+
+		@OnDelete
+		void removed(V1ConfigMap configMap) {
+			record("delete", configMap);
+		}
+
+		private void record(String kind, V1ConfigMap configMap) {
+			if (configMap.getMetadata().getName().equals("leaving")) {
+				this.calls.add(kind + " leaving");
+			}
+		}
+
 	}
 
 	static class SlowRecorder {
@@ -412,8 +839,6 @@ class HandlersIntegrationTests {
 
 		final List<Integer> attempts = new CopyOnWriteArrayList<>();
 
-		final List<V1ConfigMap> deleted = new CopyOnWriteArrayList<>();
-
 		final AtomicInteger updates = new AtomicInteger();
 
 		volatile boolean terminal;
@@ -449,13 +874,6 @@ class HandlersIntegrationTests {
 			}
 		}
 
-		@OnDelete
-		void removed(V1ConfigMap configMap) {
-			if (configMap.getMetadata().getName().equals(this.name)) {
-				this.deleted.add(configMap);
-			}
-		}
-
 	}
 
 	static class ResyncRecorder {
@@ -479,9 +897,18 @@ class HandlersIntegrationTests {
 
 		final List<String> specChanges = new CopyOnWriteArrayList<>();
 
+		final AtomicInteger touched = new AtomicInteger();
+
 		@OnAdd
 		void added(V1Deployment deployment) {
 			this.adds.incrementAndGet();
+		}
+
+		@OnUpdate
+		void anyChange(V1Deployment deployment) {
+			if ("yes".equals(deployment.getMetadata().getLabels().get("touched"))) {
+				this.touched.incrementAndGet();
+			}
 		}
 
 		@OnUpdate(generationChanged = true)

@@ -1,0 +1,146 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.handler;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.kubeop.informer.InformerEvents;
+import io.github.kubeop.informer.InformerSpec;
+import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.informer.ResourceKind;
+import io.github.kubeop.queue.DefaultRateLimitingQueue;
+import io.github.kubeop.queue.RateLimiters;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for what a {@link Controller} calls for the events of a relist, which a test
+ * cannot provoke at will on a real API server: a {@link ResourceInformer} is fed the
+ * lists and watch events directly.
+ *
+ * @author Kubeop authors
+ */
+class ControllerTests {
+
+	private final ResourceInformer<V1ConfigMap> informer = InformerEvents.informer(
+			InformerSpec.of("settings", "v1", "ConfigMap", V1ConfigMap.class).withNamespaces("a"),
+			new ResourceKind("", "v1", "ConfigMap", "configmaps", true));
+
+	private final List<String> calls = new CopyOnWriteArrayList<>();
+
+	private volatile HandlerMethod.Invoker<V1ConfigMap> onAdd = (oldObject, object,
+			context) -> record("add " + describe(object));
+
+	private Controller<V1ConfigMap> controller;
+
+	@BeforeEach
+	void startController() {
+		HandlerEndpoint endpoint = HandlerEndpoint.builder("recorder", V1ConfigMap.class)
+			.on(HandlerMethod.Kind.ADD, false,
+					(oldObject, object, context) -> this.onAdd.invoke(oldObject, object, context))
+			.on(HandlerMethod.Kind.UPDATE, false,
+					(oldObject, object, context) -> record("update " + describe(oldObject) + " -> " + describe(object)))
+			.on(HandlerMethod.Kind.DELETE, false,
+					(oldObject, object,
+							context) -> record("delete " + describe(object)
+									+ (context.finalStateUnknown() ? " (final state unknown)" : "")))
+			.build();
+		this.controller = new Controller<>(endpoint, this.informer,
+				new DefaultRateLimitingQueue<>("recorder", RateLimiters.defaultControllerRateLimiter()), 1,
+				HandlerObserver.NONE);
+		this.controller.startWorkers();
+	}
+
+	@AfterEach
+	void stopController() {
+		this.controller.queue().shutDown();
+		this.controller.stopWorkers(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void deleteInferredOnARelistSaysItsFinalStateIsUnknown() {
+		InformerEvents.relisted(this.informer, "a", List.of(configMap("one", "uid-1", "1")));
+		awaitCall("add one@1 uid-1");
+		InformerEvents.relisted(this.informer, "a", List.of());
+		awaitCall("delete one@1 uid-1 (final state unknown)");
+		InformerEvents.watched(this.informer, configMap("two", "uid-2", "2"));
+		awaitCall("add two@2 uid-2");
+		InformerEvents.watchedDelete(this.informer, configMap("two", "uid-2", "3"));
+		awaitCall("delete two@3 uid-2");
+		assertThat(this.calls).containsExactly("add one@1 uid-1", "delete one@1 uid-1 (final state unknown)",
+				"add two@2 uid-2", "delete two@3 uid-2");
+	}
+
+	@Test
+	void objectReplacedUnderItsNameWithinOneRelistIsADeleteAndAnAdd() {
+		InformerEvents.relisted(this.informer, "a", List.of(configMap("one", "uid-1", "1")));
+		awaitCall("add one@1 uid-1");
+		// deleted and created again while the watch was down: the relist sees one update
+		InformerEvents.relisted(this.informer, "a", List.of(configMap("one", "uid-2", "5")));
+		awaitCall("add one@5 uid-2");
+		assertThat(this.calls).containsExactly("add one@1 uid-1", "delete one@1 uid-1 (final state unknown)",
+				"add one@5 uid-2");
+	}
+
+	@Test
+	void failedCallAfterARequeueWithoutDelayIsRetried() {
+		this.onAdd = (oldObject, object, context) -> {
+			String call = "add " + context.trigger() + " attempt " + context.attempt();
+			if (context.trigger() == Trigger.ADDED) {
+				record(call);
+				return Duration.ZERO;
+			}
+			if (context.attempt() == 2) {
+				record(call + " failed");
+				throw new IllegalStateException("the requeued call fails once");
+			}
+			return record(call);
+		};
+		InformerEvents.watched(this.informer, configMap("one", "uid-1", "1"));
+		awaitCall("add REQUEUE attempt 3");
+		assertThat(this.calls).containsExactly("add ADDED attempt 1", "add REQUEUE attempt 2 failed",
+				"add REQUEUE attempt 3");
+	}
+
+	private Duration record(String call) {
+		this.calls.add(call);
+		return null;
+	}
+
+	private void awaitCall(String call) {
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(this.calls).contains(call));
+	}
+
+	private static V1ConfigMap configMap(String name, String uid, String resourceVersion) {
+		return new V1ConfigMap()
+			.metadata(new V1ObjectMeta().namespace("a").name(name).uid(uid).resourceVersion(resourceVersion));
+	}
+
+	private static String describe(V1ConfigMap configMap) {
+		return configMap.getMetadata().getName() + "@" + configMap.getMetadata().getResourceVersion() + " "
+				+ configMap.getMetadata().getUid();
+	}
+
+}

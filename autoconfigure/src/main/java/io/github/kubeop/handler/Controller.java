@@ -66,6 +66,8 @@ public final class Controller<T extends KubernetesObject> {
 
 	private final Predicate<T> filter;
 
+	private final boolean handlesDeletes;
+
 	private final Map<String, T> delivered = new ConcurrentHashMap<>();
 
 	private final Map<String, FinalState<T>> finalStates = new ConcurrentHashMap<>();
@@ -104,6 +106,7 @@ public final class Controller<T extends KubernetesObject> {
 		this.workerCount = workerCount;
 		this.observer = observer;
 		this.filter = filter(endpoint, informer);
+		this.handlesDeletes = !endpoint.methods(HandlerMethod.Kind.DELETE).isEmpty();
 		this.events = new EventAdapter();
 		informer.addEventHandler(new WhileActive(this.events));
 	}
@@ -321,6 +324,14 @@ public final class Controller<T extends KubernetesObject> {
 		T cached = this.informer.indexer().getByKey(key);
 		T current = (cached != null && this.filter.test(cached)) ? cached : null;
 		T last = this.delivered.get(key);
+		if (last != null && finalState == null && this.handlesDeletes
+				&& (cached == null || !Objects.equals(uid(cached), uid(last)))) {
+			// the informer took the object out of its cache, and the delete it tells of
+			// that, with the final state, is still on its way to this handler: it queues
+			// the key again
+			restoreTriggers(key, triggers);
+			return;
+		}
 		if (last != null && current != null && !Objects.equals(uid(last), uid(current))) {
 			// deleted and created again under one name while the key waited: the old
 			// object's delete and the new one's add, never an update across two objects
@@ -527,8 +538,6 @@ public final class Controller<T extends KubernetesObject> {
 
 		private final boolean handlesUpdates = !Controller.this.endpoint.methods(HandlerMethod.Kind.UPDATE).isEmpty();
 
-		private final boolean handlesDeletes = !Controller.this.endpoint.methods(HandlerMethod.Kind.DELETE).isEmpty();
-
 		@Override
 		public void onAdd(T object) {
 			if (Controller.this.filter.test(object)) {
@@ -565,8 +574,9 @@ public final class Controller<T extends KubernetesObject> {
 		 * has no method for.
 		 */
 		private boolean callableFor(String key, T oldObject, T newObject) {
-			return this.handlesUpdates
-					|| Controller.this.filter.test(newObject) != Controller.this.delivered.containsKey(key)
+			boolean matches = Controller.this.filter.test(newObject);
+			return this.handlesUpdates || matches != Controller.this.filter.test(oldObject)
+					|| matches != Controller.this.delivered.containsKey(key)
 					|| !Objects.equals(uid(oldObject), uid(newObject));
 		}
 
@@ -575,7 +585,7 @@ public final class Controller<T extends KubernetesObject> {
 			String key = ResourceInformer.key(object);
 			if (Controller.this.delivered.containsKey(key) || Controller.this.filter.test(object)) {
 				// without @OnDelete the key is still queued, to forget what was delivered
-				if (this.handlesDeletes) {
+				if (Controller.this.handlesDeletes) {
 					Controller.this.finalStates.put(key, new FinalState<>(object, deletedFinalStateUnknown));
 				}
 				enqueue(key, Trigger.DELETED);

@@ -292,6 +292,10 @@ public final class ResourceInformer<T extends KubernetesObject> {
 					counted(this.addEvents);
 					distribute((handler) -> handler.onAdd(object));
 				}
+				else if (!sameObject(old, object)) {
+					this.cache.put(object);
+					replaced(old, object);
+				}
 				else if (!resourceVersion(old).equals(resourceVersion(object))) {
 					this.cache.put(object);
 					counted(this.updateEvents);
@@ -314,14 +318,36 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	void upsert(T object) {
 		synchronized (this.storeLock) {
 			T old = this.cache.put(object);
-			counted((old == null) ? this.addEvents : this.updateEvents);
 			if (old == null) {
+				counted(this.addEvents);
 				distribute((handler) -> handler.onAdd(object));
 			}
+			else if (!sameObject(old, object)) {
+				replaced(old, object);
+			}
 			else {
+				counted(this.updateEvents);
 				distribute((handler) -> handler.onUpdate(old, object));
 			}
 		}
+	}
+
+	/**
+	 * Tells handlers that a cached object was replaced by another of the same name (a
+	 * delete and a re-create that a relist saw as one change): the old object's delete,
+	 * its final state unknown, then the new one's add, never an update across two
+	 * objects. Called under the store lock.
+	 */
+	private void replaced(T old, T object) {
+		counted(this.deleteEvents);
+		counted(this.addEvents);
+		distribute((handler) -> handler.onDelete(old, true));
+		distribute((handler) -> handler.onAdd(object));
+	}
+
+	private static boolean sameObject(KubernetesObject a, KubernetesObject b) {
+		String uid = a.getMetadata().getUid();
+		return uid == null || uid.equals(b.getMetadata().getUid());
 	}
 
 	void delete(T object) {

@@ -18,7 +18,11 @@ package io.github.kubeop.handler;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.github.kubeop.informer.InformerEvents;
 import io.github.kubeop.informer.InformerSpec;
@@ -53,6 +57,8 @@ class ControllerTests {
 	private volatile HandlerMethod.Invoker<V1ConfigMap> onAdd = (oldObject, object,
 			context) -> record("add " + describe(object));
 
+	private final HoldingQueue queue = new HoldingQueue();
+
 	private Controller<V1ConfigMap> controller;
 
 	@BeforeEach
@@ -67,9 +73,7 @@ class ControllerTests {
 							context) -> record("delete " + describe(object)
 									+ (context.finalStateUnknown() ? " (final state unknown)" : "")))
 			.build();
-		this.controller = new Controller<>(endpoint, this.informer,
-				new DefaultRateLimitingQueue<>("recorder", RateLimiters.defaultControllerRateLimiter()), 1,
-				HandlerObserver.NONE);
+		this.controller = new Controller<>(endpoint, this.informer, this.queue, 1, HandlerObserver.NONE);
 		this.controller.startWorkers();
 	}
 
@@ -105,6 +109,26 @@ class ControllerTests {
 	}
 
 	@Test
+	void workerThatFindsTheObjectGoneBeforeItsDeleteArrivesWaitsForTheFinalState() throws Exception {
+		InformerEvents.watched(this.informer, configMap("one", "uid-1", "1"));
+		awaitCall("add one@1 uid-1");
+		// the handler's informer callback is held in the queue: the cache moves on, the
+		// delete it tells of is still on its way
+		this.queue.holdAddOf("a/gate");
+		InformerEvents.watched(this.informer, configMap("gate", "uid-gate", "2"));
+		assertThat(this.queue.held.await(10, TimeUnit.SECONDS)).isTrue();
+		InformerEvents.watched(this.informer, configMap("one", "uid-1", "3"));
+		InformerEvents.watchedDelete(this.informer, configMap("one", "uid-1", "4"));
+		// queued by an earlier event, the key reaches the worker now
+		this.queue.addAndAwaitDone("a/one");
+		this.queue.release.countDown();
+		awaitCall("delete one@4 uid-1");
+		awaitCall("add gate@2 uid-gate");
+		assertThat(this.calls).filteredOn((call) -> call.contains("one@"))
+			.containsExactly("add one@1 uid-1", "delete one@4 uid-1");
+	}
+
+	@Test
 	void failedCallAfterARequeueWithoutDelayIsRetried() {
 		this.onAdd = (oldObject, object, context) -> {
 			String call = "add " + context.trigger() + " attempt " + context.attempt();
@@ -122,6 +146,57 @@ class ControllerTests {
 		awaitCall("add REQUEUE attempt 3");
 		assertThat(this.calls).containsExactly("add ADDED attempt 1", "add REQUEUE attempt 2 failed",
 				"add REQUEUE attempt 3");
+	}
+
+	/**
+	 * A real queue that can hold the informer callback's add of one key, as a busy
+	 * callback thread would, and tell when a worker is done with a key.
+	 */
+	private static final class HoldingQueue extends DefaultRateLimitingQueue<String> {
+
+		private final CountDownLatch held = new CountDownLatch(1);
+
+		private final CountDownLatch release = new CountDownLatch(1);
+
+		private final Set<String> done = ConcurrentHashMap.newKeySet();
+
+		private volatile String holding;
+
+		HoldingQueue() {
+			super("recorder", RateLimiters.defaultControllerRateLimiter());
+		}
+
+		void holdAddOf(String key) {
+			this.holding = key;
+		}
+
+		void addAndAwaitDone(String key) {
+			this.done.remove(key);
+			super.add(key);
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.done.contains(key));
+		}
+
+		@Override
+		public void add(String key) {
+			if (key.equals(this.holding)) {
+				this.holding = null;
+				this.held.countDown();
+				try {
+					this.release.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			super.add(key);
+		}
+
+		@Override
+		public void done(String key) {
+			super.done(key);
+			this.done.add(key);
+		}
+
 	}
 
 	private Duration record(String call) {

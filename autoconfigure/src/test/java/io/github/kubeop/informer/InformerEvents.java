@@ -34,7 +34,8 @@ public final class InformerEvents {
 	}
 
 	/**
-	 * Creates an informer whose loops are never started.
+	 * Creates an informer whose loops are never started; its handlers are called as the
+	 * events below come.
 	 * @param <T> the resource type
 	 * @param spec the spec
 	 * @param resource the resource
@@ -42,7 +43,9 @@ public final class InformerEvents {
 	 */
 	public static <T extends KubernetesObject> ResourceInformer<T> informer(InformerSpec<T> spec,
 			ResourceKind resource) {
-		return new ResourceInformer<>(spec, resource, new ApiClient());
+		ResourceInformer<T> informer = new ResourceInformer<>(spec, resource, new ApiClient());
+		informer.startDelivery();
+		return informer;
 	}
 
 	/**

@@ -82,6 +82,25 @@ class ResourceInformerTests {
 	}
 
 	@Test
+	void objectReplacedUnderItsNameIsADeleteAndAnAddNeverAnUpdate() {
+		V1ConfigMap first = configMap("a", "one", "1");
+		first.getMetadata().uid("uid-1");
+		V1ConfigMap second = configMap("a", "one", "5");
+		second.getMetadata().uid("uid-2");
+		V1ConfigMap third = configMap("a", "one", "9");
+		third.getMetadata().uid("uid-3");
+		this.informer.replace("a", List.of(first), Set.of());
+		// deleted and created again while the watch was down: the relist lists another
+		// object under the same name
+		this.informer.replace("a", List.of(second), Set.of());
+		// the same seen on a watch that resumed without the delete
+		this.informer.upsert(third);
+		assertThat(this.informer.indexer().getByKey("a/one")).isSameAs(third);
+		awaitEvents("add a/one@1", "delete a/one@1 (final state unknown)", "add a/one@5",
+				"delete a/one@5 (final state unknown)", "add a/one@9");
+	}
+
+	@Test
 	void relistOfOneNamespaceLeavesTheOthersAlone() {
 		this.informer.replace("a", List.of(configMap("a", "one", "1")), Set.of());
 		this.informer.replace("b", List.of(configMap("b", "one", "2")), Set.of());

@@ -59,15 +59,18 @@ import org.apache.commons.logging.LogFactory;
  * longer serve ({@code 410 Gone}) is followed by a relist, and any failure backs off with
  * jitter before the next attempt.
  * <p>
- * As client-go's reflector, lists are served from the API server's watch cache where
- * consistency allows: the initial list asks for {@code resourceVersion=0}, a relist for
- * data not older than the last resourceVersion seen, and only a list whose
- * resourceVersion the server no longer has falls back to a consistent read. A paged list
- * whose continue token expired is read again in one piece, as client-go's pager does, so
- * that a list slower than etcd's compaction window still ends. A watch that ends within a
- * second without any event is a failure, and the back-off starts over only after two
- * minutes without one. Dead connections are found by HTTP/2 pings; a silent watch is
- * taken for dead only once the server has shown that it sends bookmarks.
+ * As client-go's reflector, relists are served from the API server's watch cache: they
+ * ask for data not older than the last resourceVersion seen, and only a list whose
+ * resourceVersion the server no longer has falls back to a consistent read. The initial
+ * list is a consistent read too, not client-go's {@code resourceVersion=0}: since
+ * Kubernetes 1.31 the watch cache serves consistent lists, in pages since 1.34, where
+ * {@code resourceVersion=0} would be served in one piece and may be older than what
+ * another API server already showed. A paged list whose continue token expired is read
+ * again in one piece, as client-go's pager does, so that a list slower than etcd's
+ * compaction window still ends. A watch that ends within a second without any event is a
+ * failure, and the back-off starts over only after two minutes without one. Dead
+ * connections are found by HTTP/2 pings; a silent watch is taken for dead only once the
+ * server has shown that it sends bookmarks.
  *
  * @param <T> the Java type of the objects
  * @author Kubeop authors
@@ -271,16 +274,16 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	}
 
 	/**
-	 * Returns the resourceVersion to list at, as client-go's reflector: {@code 0} (any,
-	 * from the watch cache) for the first list, the last resourceVersion seen (data not
-	 * older than it, also from the watch cache) for a relist, and {@code ""} (a
-	 * consistent read) after the server said it no longer has that resourceVersion.
+	 * Returns the resourceVersion to list at: for a relist the last resourceVersion seen
+	 * (data not older than it, from the watch cache, as client-go's reflector asks for),
+	 * and {@code ""} (a consistent read) for the first list and after the server said it
+	 * no longer has that resourceVersion.
 	 */
 	private String relistResourceVersion() {
-		if (this.resourceVersionUnavailable) {
+		if (this.resourceVersionUnavailable || this.lastResourceVersion == null) {
 			return "";
 		}
-		return (this.lastResourceVersion != null) ? this.lastResourceVersion : "0";
+		return this.lastResourceVersion;
 	}
 
 	/**
@@ -357,12 +360,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		}
 		else if (!resourceVersion.isEmpty()) {
 			query.add(new Pair("resourceVersion", resourceVersion));
-			if (!"0".equals(resourceVersion)) {
-				// served from the watch cache, paged or not, rather than from etcd, as
-				// the
-				// legacy exact match of a resourceVersion with a limit would be
-				query.add(new Pair("resourceVersionMatch", "NotOlderThan"));
-			}
+			// served from the watch cache, paged or not, rather than from etcd as the
+			// legacy exact match of a resourceVersion with a limit would be
+			query.add(new Pair("resourceVersionMatch", "NotOlderThan"));
 		}
 		Call call = this.listHttp.newCall(request(query));
 		this.current = call;

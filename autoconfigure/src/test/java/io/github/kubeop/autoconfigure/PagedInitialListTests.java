@@ -16,6 +16,8 @@
 
 package io.github.kubeop.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -32,6 +34,8 @@ import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import okhttp3.HttpUrl;
+import okhttp3.Request;
+import okhttp3.Response;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -42,12 +46,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests how a large initial list is read: as client-go's reflector, at
- * {@code resourceVersion=0} with a page size, so that the API server's watch cache serves
- * it (in one response: the cache ignores the limit for {@code resourceVersion=0}) rather
- * than etcd, which would page it (the pages themselves are tested against a server
- * without a watch cache in {@code WatchFaultTests}). Either way the response is read as a
- * stream, one object at a time.
+ * Tests that a large initial list is read in pages, as client-go's reflector does and the
+ * official Java client's does not, with consistent reads that the API server's watch
+ * cache serves.
  *
  * @author Kubeop authors
  */
@@ -74,7 +75,10 @@ class PagedInitialListTests {
 	}
 
 	@Test
-	void initialListOf5000ObjectsIsServedByTheWatchCache(ControlPlane controlPlane, TestNamespace namespace) {
+	void initialListOf5000ObjectsIsReadInPagesOfTheConfiguredSize(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		double cachedBefore = configMapLists(controlPlane.apiClient(), "apiserver_cache_list_total");
+		double storageBefore = configMapLists(controlPlane.apiClient(), "apiserver_storage_list_total");
 		List<HttpUrl> listRequests = new CopyOnWriteArrayList<>();
 		ApiClient client = controlPlane.apiClient();
 		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor((chain) -> {
@@ -95,13 +99,36 @@ class PagedInitialListTests {
 				assertThat(context).hasNotFailed();
 				Lister<V1ConfigMap> settings = KubernetesObjects.lister(context, V1ConfigMap.class);
 				assertThat(settings.list()).hasSize(OBJECTS);
-				assertThat(listRequests).singleElement().satisfies((url) -> {
-					assertThat(url.queryParameter("resourceVersion")).isEqualTo("0");
-					assertThat(url.queryParameter("resourceVersionMatch")).isNull();
-					assertThat(url.queryParameter("limit")).isEqualTo("500");
-					assertThat(url.queryParameter("continue")).isNull();
-				});
+				assertThat(listRequests).hasSize(OBJECTS / 500);
+				assertThat(listRequests).allSatisfy((url) -> assertThat(url.queryParameter("limit")).isEqualTo("500"));
+				assertThat(listRequests.get(0).queryParameter("continue")).isNull();
+				assertThat(listRequests.subList(1, listRequests.size()))
+					.allSatisfy((url) -> assertThat(url.queryParameter("continue")).isNotBlank());
+				// a consistent list from the watch cache (Kubernetes 1.31+, paged since
+				// 1.34) asks etcd only for its current revision
+				assertThat(configMapLists(controlPlane.apiClient(), "apiserver_cache_list_total") - cachedBefore)
+					.as("pages served by the watch cache")
+					.isGreaterThanOrEqualTo(OBJECTS / 500);
+				assertThat(configMapLists(controlPlane.apiClient(), "apiserver_storage_list_total") - storageBefore)
+					.as("lists served by etcd")
+					.isLessThan(OBJECTS / 500);
 			});
+	}
+
+	private static double configMapLists(ApiClient client, String metric) throws Exception {
+		Request request = client
+			.buildCall(client.getBasePath(), "/metrics", "GET", new ArrayList<>(), new ArrayList<>(), null,
+					new HashMap<>(), new HashMap<>(), new HashMap<>(), new String[] { "BearerToken" }, null)
+			.request();
+		String metrics;
+		try (Response response = client.getHttpClient().newCall(request).execute()) {
+			assertThat(response.code()).isEqualTo(200);
+			metrics = response.body().string();
+		}
+		return metrics.lines()
+			.filter((line) -> line.startsWith(metric + "{") && line.contains("resource=\"configmaps\""))
+			.mapToDouble((line) -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+			.sum();
 	}
 
 	@Test

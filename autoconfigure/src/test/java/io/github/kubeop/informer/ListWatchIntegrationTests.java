@@ -149,6 +149,8 @@ class ListWatchIntegrationTests {
 		registry.start();
 		assertThat(blockingPage.blocked.await(30, TimeUnit.SECONDS)).as("the relist's first page is being read")
 			.isTrue();
+		assertThat(blockingPage.url.queryParameter("resourceVersionMatch")).as("served by the watch cache")
+			.isEqualTo("NotOlderThan");
 		assertThat(blockingPage.firstPage).contains("\"continue\"");
 		registry.stop();
 		assertThat(Thread.getAllStackTraces().keySet())
@@ -263,6 +265,8 @@ class ListWatchIntegrationTests {
 
 		private volatile String firstPage;
 
+		private volatile HttpUrl url;
+
 		void arm() {
 			this.armed = true;
 		}
@@ -276,6 +280,7 @@ class ListWatchIntegrationTests {
 				return response;
 			}
 			this.armed = false;
+			this.url = url;
 			byte[] body = response.body().bytes();
 			this.firstPage = new String(body, StandardCharsets.UTF_8);
 			int items = this.firstPage.indexOf("\"items\"");

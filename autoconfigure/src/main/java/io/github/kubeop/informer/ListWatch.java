@@ -197,14 +197,15 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		try {
 			loop();
 		}
-		finally {
+		catch (Throwable ex) {
 			if (this.running) {
-				// ended by a failure even the loop could not survive: a frozen cache must
-				// not be reported as watched
+				// ended by a failure even the loop could not survive (an Error while it
+				// backs off): a frozen cache must not be reported as watched
 				this.state = WatchState.RECONNECTING;
 				this.reconnectingSince = (this.reconnectingSince != null) ? this.reconnectingSince : Instant.now();
-				this.lastError = "the list/watch loop ended: " + this.lastError;
+				this.lastError = "the list/watch loop ended: " + ex;
 			}
+			throw ex;
 		}
 	}
 
@@ -464,7 +465,11 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			this.reconnectingSince = null;
 			this.lastError = null;
 			BufferedSource source = response.body().source();
-			boolean silenceDetected = watchForSilence(source, response.protocol());
+			if (response.protocol() == Protocol.HTTP_1_1 && this.watches.get() == 1) {
+				logger.info("The watch of " + this.informer + " runs over HTTP/1.1, which has no pings: a dead "
+						+ "connection is found only by silence, once the server has sent a bookmark");
+			}
+			boolean silenceDetected = watchForSilence(source);
 			long events = 0;
 			String line;
 			while (this.running && (line = source.readUtf8Line()) != null) {
@@ -476,7 +481,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 					return false;
 				}
 				if (!silenceDetected && this.bookmarksSeen) {
-					silenceDetected = watchForSilence(source, response.protocol());
+					silenceDetected = watchForSilence(source);
 				}
 			}
 			Duration lasted = Duration.ofNanos(System.nanoTime() - started);
@@ -506,11 +511,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	 * HTTP/2 pings find dead connections.
 	 * @return whether silence is now detected
 	 */
-	private boolean watchForSilence(BufferedSource source, Protocol protocol) {
-		if (protocol == Protocol.HTTP_1_1 && this.watches.get() == 1) {
-			logger.info("The watch of " + this.informer + " runs over HTTP/1.1, which has no pings: a dead "
-					+ "connection is found only by silence, once the server has sent a bookmark");
-		}
+	private boolean watchForSilence(BufferedSource source) {
 		Duration stallTimeout = this.informer.spec().stallTimeout();
 		if (!this.bookmarksSeen || stallTimeout.isZero()) {
 			return false;

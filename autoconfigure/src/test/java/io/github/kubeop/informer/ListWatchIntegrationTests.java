@@ -161,6 +161,50 @@ class ListWatchIntegrationTests {
 	}
 
 	@Test
+	void initialListStoppedBetweenPagesIsDiscarded(ControlPlane controlPlane, ApiClient direct) throws Exception {
+		CoreV1Api api = new CoreV1Api(direct);
+		String namespace = namespace(api, "stopped-list");
+		for (int i = 0; i < 40; i++) {
+			create(api, namespace, "item-" + i);
+		}
+		BlockingListPage blockingPage = new BlockingListPage();
+		blockingPage.arm();
+		ApiClient client = controlPlane.apiClient();
+		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(blockingPage).build());
+		InformerRegistry registry = new InformerRegistry(client);
+		ResourceInformer<V1ConfigMap> informer = registry
+			.informer(InformerSpec.of("stopped-list", "v1", "ConfigMap", V1ConfigMap.class)
+				.withNamespaces(namespace)
+				.withPageSize(2));
+		List<String> added = new CopyOnWriteArrayList<>();
+		informer.addEventHandler(new ResourceEventHandler<>() {
+
+			@Override
+			public void onAdd(V1ConfigMap obj) {
+				added.add(obj.getMetadata().getName());
+			}
+
+			@Override
+			public void onUpdate(V1ConfigMap oldObj, V1ConfigMap newObj) {
+			}
+
+			@Override
+			public void onDelete(V1ConfigMap obj, boolean deletedFinalStateUnknown) {
+			}
+
+		});
+		registry.start();
+		assertThat(blockingPage.blocked.await(30, TimeUnit.SECONDS)).as("the first page is being read").isTrue();
+		assertThat(blockingPage.firstPage).contains("\"continue\"");
+		registry.stop();
+		assertThat(Thread.getAllStackTraces().keySet())
+			.noneMatch((thread) -> thread.getName().equals("kubeop-informer-stopped-list-" + namespace));
+		assertThat(informer.hasSynced()).as("synced").isFalse();
+		assertThat(informer.lister().list()).as("cached").isEmpty();
+		assertThat(added).as("objects added").isEmpty();
+	}
+
+	@Test
 	void veryShortWatchesBackOffWithoutResetBetweenThem(ControlPlane controlPlane, ApiClient direct) throws Exception {
 		CoreV1Api api = new CoreV1Api(direct);
 		String namespace = namespace(api, "short-watch");

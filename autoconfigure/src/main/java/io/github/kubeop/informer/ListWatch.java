@@ -140,20 +140,21 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		this.client = client;
 		this.namespace = namespace;
 		this.listHttp = client.getHttpClient().newBuilder().readTimeout(Duration.ofSeconds(60)).build();
-		this.watchHttp = watchClient(client.getHttpClient(), informer.spec().pingInterval(), this.watchConnections);
+		this.watchHttp = watchClient(client.getHttpClient(), informer.spec(), this.watchConnections);
 	}
 
 	/**
-	 * Returns the client for watches: connections of its own, so that each is pinged, no
-	 * read timeout (silence is judged per watch, once bookmarks are known to come), and
+	 * Returns the client for watches: connections of its own, so that each is pinged;
 	 * HTTP/2 offered, since OkHttp pings only HTTP/2 connections, as client-go's
-	 * transport does with its read-idle and ping timeouts.
+	 * transport does with its read-idle and ping timeouts; and the stall timeout as read
+	 * timeout, which bounds the wait for a watch's response headers (the API server sends
+	 * them at once) and is lifted for its events until bookmarks are known to come.
 	 */
-	private static OkHttpClient watchClient(OkHttpClient base, Duration pingInterval, ConnectionPool connections) {
+	private static OkHttpClient watchClient(OkHttpClient base, InformerSpec<?> spec, ConnectionPool connections) {
 		OkHttpClient.Builder builder = base.newBuilder()
 			.connectionPool(connections)
-			.readTimeout(Duration.ZERO)
-			.pingInterval(pingInterval);
+			.readTimeout(spec.stallTimeout())
+			.pingInterval(spec.pingInterval());
 		List<Protocol> protocols = base.protocols();
 		if (!protocols.contains(Protocol.HTTP_2) && !protocols.contains(Protocol.H2_PRIOR_KNOWLEDGE)) {
 			builder.protocols(List.of(Protocol.HTTP_2, Protocol.HTTP_1_1));
@@ -513,11 +514,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	 */
 	private boolean watchForSilence(BufferedSource source) {
 		Duration stallTimeout = this.informer.spec().stallTimeout();
-		if (!this.bookmarksSeen || stallTimeout.isZero()) {
-			return false;
-		}
-		source.timeout().timeout(stallTimeout.toMillis(), TimeUnit.MILLISECONDS);
-		return true;
+		boolean detected = this.bookmarksSeen && !stallTimeout.isZero();
+		source.timeout().timeout(detected ? stallTimeout.toMillis() : 0, TimeUnit.MILLISECONDS);
+		return detected;
 	}
 
 	private boolean handle(JsonObject event) throws ApiException {

@@ -172,6 +172,45 @@ class WatchFaultTests {
 	}
 
 	@Test
+	void silentWatchIsTakenForDeadOnceABookmarkHasCome(ControlPlane controlPlane, ApiClient direct,
+			TestNamespace namespace) throws Exception {
+		CoreV1Api api = new CoreV1Api(direct);
+		try (FaultProxy proxy = new FaultProxy(URI.create(controlPlane.serverUrl()).getPort())) {
+			InformerRegistry registry = new InformerRegistry(controlPlane.apiClientVia(proxy.url()));
+			// no pings: only silence can find the stalled connection
+			ResourceInformer<V1ConfigMap> informer = registry
+				.informer(InformerSpec.of("silent", "v1", "ConfigMap", V1ConfigMap.class)
+					.withNamespaces(namespace.name())
+					.withWatchTimeouts(InformerSpec.DEFAULT_WATCH_TIMEOUT, Duration.ofSeconds(2))
+					.withPingInterval(Duration.ZERO));
+			registry.start();
+			try {
+				registry.awaitSync(Duration.ofSeconds(30));
+				String listed = informer.status().lastResourceVersion();
+				// a config map written elsewhere moves the watch cache on, so that the
+				// bookmark it sends every minute carries a newer resourceVersion than the
+				// list
+				String elsewhere = "bookmark-" + namespace.name();
+				api.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(elsewhere))).execute();
+				create(api, elsewhere, "moved-on", "1");
+				await().atMost(Duration.ofSeconds(90))
+					.until(() -> !listed.equals(informer.status().lastResourceVersion()));
+				assertThat(informer.status().watchRestarts()).as("quiet before the first bookmark").isZero();
+				proxy.stall();
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> informer.status().state() == WatchState.RECONNECTING);
+				proxy.restore();
+				create(api, namespace.name(), "after-silence", "1");
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> informer.lister().namespace(namespace.name()).get("after-silence") != null);
+			}
+			finally {
+				registry.stop();
+			}
+		}
+	}
+
+	@Test
 	void listCutBetweenPagesIsListedAgainWithoutLossOrDuplicates(ControlPlane shared) throws Exception {
 		LocalControlPlane controlPlane = etcdBacked(shared);
 		CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
@@ -276,7 +315,8 @@ class WatchFaultTests {
 				}
 				api.deleteNamespacedConfigMap("object-9", "compacted").execute();
 				await().atMost(Duration.ofSeconds(30))
-					.until(() -> isCompacted(controlPlane.apiClient(), "compacted", watchedFrom));
+					.until(() -> isCompacted(controlPlane.apiClient(), "compacted",
+							Long.toString(Long.parseLong(watchedFrom) + 1)));
 				proxy.restore();
 				awaitConverged(api, "compacted", recorder, informer);
 				long relists = informer.status().relists() - relistsBefore;
@@ -360,6 +400,8 @@ class WatchFaultTests {
 
 	/**
 	 * Returns whether etcd no longer has a resourceVersion of a namespace's config maps.
+	 * A watch from a resourceVersion reads from the next one, so that is the one to ask
+	 * about.
 	 */
 	static boolean isCompacted(ApiClient client, String namespace, String resourceVersion) throws ApiException {
 		try {

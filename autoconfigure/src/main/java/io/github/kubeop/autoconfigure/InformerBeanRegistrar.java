@@ -64,6 +64,12 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 
 	static final String PREFIX = "kubeop.informers";
 
+	/**
+	 * The shortest stall timeout that can work: the API server's bookmark interval (one
+	 * minute) with room for its delivery.
+	 */
+	static final Duration MIN_STALL_TIMEOUT = Duration.ofSeconds(90);
+
 	private final Environment environment;
 
 	InformerBeanRegistrar(Environment environment) {
@@ -175,7 +181,7 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 		return new InformerSpec(name, resource.getApiVersion().trim(), resource.getKind().trim(), type,
 				new ArrayList<>(namespaces), resource.getLabelSelector(), resource.getFieldSelector(), resync,
 				resource.isStripManagedFields(), indexers, defaults.getPageSize(), defaults.getWatchTimeout(),
-				defaults.getStallTimeout());
+				defaults.getStallTimeout(), defaults.getPingInterval());
 	}
 
 	private static Class<?> type(String property, KubeopProperties.Resource resource) {
@@ -200,7 +206,20 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 		requireNotNegative(PREFIX + ".resync-period", informers.getResyncPeriod());
 		requirePositive(PREFIX + ".sync-timeout", informers.getSyncTimeout());
 		requirePositive(PREFIX + ".watch-timeout", informers.getWatchTimeout());
-		requirePositive(PREFIX + ".stall-timeout", informers.getStallTimeout());
+		requireNotNegative(PREFIX + ".stall-timeout", informers.getStallTimeout());
+		if (informers.getStallTimeout() == null || (!informers.getStallTimeout().isZero()
+				&& informers.getStallTimeout().compareTo(MIN_STALL_TIMEOUT) < 0)) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + ".stall-timeout", informers.getStallTimeout(),
+					"the API server sends a watch a bookmark only every minute, so a quiet, healthy watch would be "
+							+ "taken for dead and replaced again and again; use at least "
+							+ MIN_STALL_TIMEOUT.toSeconds() + "s, or 0 to find dead connections by HTTP/2 pings alone ("
+							+ PREFIX + ".ping-interval)");
+		}
+		requireNotNegative(PREFIX + ".ping-interval", informers.getPingInterval());
+		if (informers.getPingInterval() == null) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + ".ping-interval", null,
+					"a ping interval is required; use 0 to disable pings");
+		}
 		if (informers.getPageSize() < 1) {
 			throw new InvalidConfigurationPropertyValueException(PREFIX + ".page-size", informers.getPageSize(),
 					"the page size must be at least 1");

@@ -457,10 +457,19 @@ public class KubeopProperties {
 		private Duration watchTimeout = Duration.ofMinutes(5);
 
 		/**
-		 * How long a watch may deliver nothing before it is taken for dead (a half-open
-		 * connection) and replaced. The API server sends a bookmark every minute.
+		 * How long a watch may deliver nothing before it is taken for dead and replaced,
+		 * once the API server has sent it a bookmark (it sends one every minute from its
+		 * watch cache; without a watch cache it sends none, and only pings find a dead
+		 * connection). At least 90s, or 0 to rely on pings alone.
 		 */
 		private Duration stallTimeout = Duration.ofSeconds(150);
+
+		/**
+		 * How often the HTTP/2 connection of a watch is pinged; a connection that does
+		 * not answer before the next ping is taken for dead and the watch replaced, as
+		 * client-go's HTTP/2 health check does. 0 disables pings.
+		 */
+		private Duration pingInterval = Duration.ofSeconds(30);
 
 		/**
 		 * Number of objects per page of an initial list.
@@ -519,6 +528,14 @@ public class KubeopProperties {
 
 		public void setStallTimeout(Duration stallTimeout) {
 			this.stallTimeout = stallTimeout;
+		}
+
+		public Duration getPingInterval() {
+			return this.pingInterval;
+		}
+
+		public void setPingInterval(Duration pingInterval) {
+			this.pingInterval = pingInterval;
 		}
 
 		public int getPageSize() {

@@ -18,11 +18,15 @@ package io.github.kubeop.informer;
 
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
 
 /**
  * Exponential back-off with jitter for reconnecting to the API server, as client-go's
  * reflector does: 800 ms doubling to 30 s, each delay stretched by up to 100% at random
- * so that many informers do not reconnect in lockstep.
+ * so that many informers do not reconnect in lockstep. As client-go's
+ * {@code ExponentialBackoffManager}, the delay starts over only after a quiet period (2
+ * minutes) without a back-off, not after any success: a reconnect that succeeds and fails
+ * again at once must not reset the delay, or a broken watch is reopened in a tight loop.
  *
  * @author Kubeop authors
  */
@@ -32,15 +36,41 @@ final class Backoff {
 
 	private final Duration max;
 
+	private final Duration resetAfter;
+
+	private final LongSupplier nanoClock;
+
 	private Duration current;
 
-	Backoff(Duration initial, Duration max) {
+	private long lastBackoffNanos;
+
+	private int steps;
+
+	Backoff(Duration initial, Duration max, Duration resetAfter) {
+		this(initial, max, resetAfter, System::nanoTime);
+	}
+
+	Backoff(Duration initial, Duration max, Duration resetAfter, LongSupplier nanoClock) {
 		this.initial = initial;
 		this.max = max;
+		this.resetAfter = resetAfter;
+		this.nanoClock = nanoClock;
 		this.current = initial;
 	}
 
-	Duration next() {
+	/**
+	 * Returns the next delay, starting over from the initial delay if the last one was
+	 * asked for longer ago than the quiet period.
+	 * @return the delay, jittered
+	 */
+	synchronized Duration next() {
+		long now = this.nanoClock.getAsLong();
+		if (this.steps > 0 && now - this.lastBackoffNanos > this.resetAfter.toNanos()) {
+			this.current = this.initial;
+			this.steps = 0;
+		}
+		this.lastBackoffNanos = now;
+		this.steps++;
 		Duration base = this.current;
 		Duration doubled = this.current.multipliedBy(2);
 		this.current = (doubled.compareTo(this.max) > 0) ? this.max : doubled;
@@ -48,8 +78,12 @@ final class Backoff {
 		return base.plusMillis(jitter);
 	}
 
-	void reset() {
-		this.current = this.initial;
+	/**
+	 * Returns how many delays were handed out since the back-off last started over.
+	 * @return the number of back-offs in a row
+	 */
+	synchronized int steps() {
+		return this.steps;
 	}
 
 }

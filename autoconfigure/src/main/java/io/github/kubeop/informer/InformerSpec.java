@@ -47,13 +47,17 @@ import io.kubernetes.client.common.KubernetesObject;
  * @param watchTimeout how long the server keeps one watch open at most, before it is
  * reopened from the last resourceVersion
  * @param stallTimeout how long a watch may deliver nothing (not even the bookmark the API
- * server sends every minute) before it is taken for dead and replaced
+ * server sends every minute) before it is taken for dead and replaced, once the server
+ * has sent a bookmark; {@link Duration#ZERO} for never
+ * @param pingInterval how often the HTTP/2 connection of a watch is pinged; a connection
+ * that does not answer before the next ping is taken for dead, {@link Duration#ZERO} for
+ * no pings
  * @author Kubeop authors
  */
 public record InformerSpec<T extends KubernetesObject>(String name, String apiVersion, String kind, Class<T> type,
 		List<String> namespaces, String labelSelector, String fieldSelector, Duration resyncPeriod,
 		boolean stripManagedFields, Map<String, Function<T, List<String>>> indexers, int pageSize,
-		Duration watchTimeout, Duration stallTimeout) {
+		Duration watchTimeout, Duration stallTimeout, Duration pingInterval) {
 
 	/**
 	 * The default page size of initial lists.
@@ -70,6 +74,37 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	 * that ask for bookmarks and have a deadline, so a healthy watch is never this quiet.
 	 */
 	public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(150);
+
+	/**
+	 * The default ping interval of watch connections, client-go's HTTP/2 read-idle
+	 * timeout: a dead connection is found within one to two intervals.
+	 */
+	public static final Duration DEFAULT_PING_INTERVAL = Duration.ofSeconds(30);
+
+	/**
+	 * Creates a spec whose watch connections are pinged every
+	 * {@link #DEFAULT_PING_INTERVAL}.
+	 * @param name the informer name
+	 * @param apiVersion the API version
+	 * @param kind the kind or plural
+	 * @param type the Java type
+	 * @param namespaces the namespaces, empty for all
+	 * @param labelSelector the label selector, or {@code null}
+	 * @param fieldSelector the field selector, or {@code null}
+	 * @param resyncPeriod the resync period
+	 * @param stripManagedFields whether managed fields are dropped
+	 * @param indexers the index functions by index name
+	 * @param pageSize the page size of lists
+	 * @param watchTimeout the server-side watch timeout
+	 * @param stallTimeout how long a silent watch is trusted
+	 */
+	public InformerSpec(String name, String apiVersion, String kind, Class<T> type, List<String> namespaces,
+			String labelSelector, String fieldSelector, Duration resyncPeriod, boolean stripManagedFields,
+			Map<String, Function<T, List<String>>> indexers, int pageSize, Duration watchTimeout,
+			Duration stallTimeout) {
+		this(name, apiVersion, kind, type, namespaces, labelSelector, fieldSelector, resyncPeriod, stripManagedFields,
+				indexers, pageSize, watchTimeout, stallTimeout, DEFAULT_PING_INTERVAL);
+	}
 
 	public InformerSpec {
 		namespaces = namespaces.stream().distinct().sorted().toList();
@@ -91,7 +126,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public static <T extends KubernetesObject> InformerSpec<T> of(String name, String apiVersion, String kind,
 			Class<T> type) {
 		return new InformerSpec<>(name, apiVersion, kind, type, List.of(), null, null, Duration.ZERO, true, Map.of(),
-				DEFAULT_PAGE_SIZE, DEFAULT_WATCH_TIMEOUT, DEFAULT_STALL_TIMEOUT);
+				DEFAULT_PAGE_SIZE, DEFAULT_WATCH_TIMEOUT, DEFAULT_STALL_TIMEOUT, DEFAULT_PING_INTERVAL);
 	}
 
 	/**
@@ -102,7 +137,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withNamespaces(String... namespaces) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, List.of(namespaces),
 				this.labelSelector, this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers,
-				this.pageSize, this.watchTimeout, this.stallTimeout);
+				this.pageSize, this.watchTimeout, this.stallTimeout, this.pingInterval);
 	}
 
 	/**
@@ -113,7 +148,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withLabelSelector(String labelSelector) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
-				this.watchTimeout, this.stallTimeout);
+				this.watchTimeout, this.stallTimeout, this.pingInterval);
 	}
 
 	/**
@@ -124,7 +159,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withResyncPeriod(Duration resyncPeriod) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
-				this.watchTimeout, this.stallTimeout);
+				this.watchTimeout, this.stallTimeout, this.pingInterval);
 	}
 
 	/**
@@ -135,7 +170,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withPageSize(int pageSize) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, pageSize,
-				this.watchTimeout, this.stallTimeout);
+				this.watchTimeout, this.stallTimeout, this.pingInterval);
 	}
 
 	/**
@@ -147,7 +182,18 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withWatchTimeouts(Duration watchTimeout, Duration stallTimeout) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
-				watchTimeout, stallTimeout);
+				watchTimeout, stallTimeout, this.pingInterval);
+	}
+
+	/**
+	 * Returns this spec with another ping interval for watch connections.
+	 * @param pingInterval the interval, {@link Duration#ZERO} for no pings
+	 * @return the new spec
+	 */
+	public InformerSpec<T> withPingInterval(Duration pingInterval) {
+		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
+				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
+				this.watchTimeout, this.stallTimeout, pingInterval);
 	}
 
 	/**
@@ -161,7 +207,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 		indexers.put(indexName, function);
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, indexers, this.pageSize,
-				this.watchTimeout, this.stallTimeout);
+				this.watchTimeout, this.stallTimeout, this.pingInterval);
 	}
 
 	/**

@@ -43,7 +43,9 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
 import okhttp3.Call;
 import okhttp3.Callback;
+import okhttp3.ConnectionPool;
 import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.Response;
 import okio.BufferedSource;
@@ -56,6 +58,19 @@ import org.apache.commons.logging.LogFactory;
  * that ends is reopened from the last resourceVersion seen, a watch the server can no
  * longer serve ({@code 410 Gone}) is followed by a relist, and any failure backs off with
  * jitter before the next attempt.
+ * <p>
+ * As client-go's reflector, relists are served from the API server's watch cache: they
+ * ask for data not older than the last resourceVersion seen, and only a list whose
+ * resourceVersion the server no longer has falls back to a consistent read. The initial
+ * list is a consistent read too, not client-go's {@code resourceVersion=0}: since
+ * Kubernetes 1.31 the watch cache serves consistent lists, in pages since 1.34, where
+ * {@code resourceVersion=0} would be served in one piece and may be older than what
+ * another API server already showed. A paged list whose continue token expired is read
+ * again in one piece, as client-go's pager does, so that a list slower than etcd's
+ * compaction window still ends. A watch that ends within a second without any event is a
+ * failure, and the back-off starts over only after two minutes without one. Dead
+ * connections are found by HTTP/2 pings; a silent watch is taken for dead only once the
+ * server has shown that it sends bookmarks.
  *
  * @param <T> the Java type of the objects
  * @author Kubeop authors
@@ -63,6 +78,12 @@ import org.apache.commons.logging.LogFactory;
 final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	private static final Log logger = LogFactory.getLog(ListWatch.class);
+
+	/**
+	 * A watch that ends sooner than this without any event is a failure, as client-go's
+	 * "very short watch".
+	 */
+	private static final Duration SHORT_WATCH = Duration.ofSeconds(1);
 
 	private final ResourceInformer<T> informer;
 
@@ -72,9 +93,11 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	private final OkHttpClient listHttp;
 
+	private final ConnectionPool watchConnections = new ConnectionPool();
+
 	private final OkHttpClient watchHttp;
 
-	private final Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30));
+	private final Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), Duration.ofMinutes(2));
 
 	private final AtomicLong relists = new AtomicLong();
 
@@ -98,6 +121,18 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	private volatile Call current;
 
+	/**
+	 * Whether the server sent a bookmark on a watch of this loop, so that a silent watch
+	 * can be told from a quiet one.
+	 */
+	private volatile boolean bookmarksSeen;
+
+	/**
+	 * Whether the server no longer has {@link #lastResourceVersion}, so that the next
+	 * list must be a consistent read; confined to the loop's thread.
+	 */
+	private boolean resourceVersionUnavailable;
+
 	private Thread thread;
 
 	ListWatch(ResourceInformer<T> informer, ApiClient client, String namespace) {
@@ -105,7 +140,26 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		this.client = client;
 		this.namespace = namespace;
 		this.listHttp = client.getHttpClient().newBuilder().readTimeout(Duration.ofSeconds(60)).build();
-		this.watchHttp = client.getHttpClient().newBuilder().readTimeout(informer.spec().stallTimeout()).build();
+		this.watchHttp = watchClient(client.getHttpClient(), informer.spec(), this.watchConnections);
+	}
+
+	/**
+	 * Returns the client for watches: connections of its own, so that each is pinged;
+	 * HTTP/2 offered, since OkHttp pings only HTTP/2 connections, as client-go's
+	 * transport does with its read-idle and ping timeouts; and the stall timeout as read
+	 * timeout, which bounds the wait for a watch's response headers (the API server sends
+	 * them at once) and is lifted for its events until bookmarks are known to come.
+	 */
+	private static OkHttpClient watchClient(OkHttpClient base, InformerSpec<?> spec, ConnectionPool connections) {
+		OkHttpClient.Builder builder = base.newBuilder()
+			.connectionPool(connections)
+			.readTimeout(spec.stallTimeout())
+			.pingInterval(spec.pingInterval());
+		List<Protocol> protocols = base.protocols();
+		if (!protocols.contains(Protocol.HTTP_2) && !protocols.contains(Protocol.H2_PRIOR_KNOWLEDGE)) {
+			builder.protocols(List.of(Protocol.HTTP_2, Protocol.HTTP_1_1));
+		}
+		return builder.build();
 	}
 
 	synchronized void start() {
@@ -135,20 +189,37 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			}
 			this.thread = null;
 		}
+		this.watchConnections.evictAll();
 		this.state = WatchState.STOPPED;
 	}
 
 	@Override
 	public void run() {
+		try {
+			loop();
+		}
+		catch (Throwable ex) {
+			if (this.running) {
+				// ended by a failure even the loop could not survive (an Error while it
+				// backs off): a frozen cache must not be reported as watched
+				this.state = WatchState.RECONNECTING;
+				this.reconnectingSince = (this.reconnectingSince != null) ? this.reconnectingSince : Instant.now();
+				this.lastError = "the list/watch loop ended: " + ex;
+			}
+			throw ex;
+		}
+	}
+
+	private void loop() {
 		boolean needList = true;
 		while (this.running) {
 			try {
 				if (needList) {
-					list();
-					needList = false;
+					needList = !list();
 				}
-				needList = !watch();
-				this.backoff.reset();
+				if (!needList) {
+					needList = !watch();
+				}
 			}
 			catch (ApiException ex) {
 				needList = needList || ex.getCode() == 410;
@@ -157,21 +228,79 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			catch (IOException | RuntimeException ex) {
 				failed(ex.getClass().getSimpleName() + ": " + ex.getMessage(), ex, false);
 			}
+			catch (Error ex) {
+				// an OutOfMemoryError in a relist, or an Error from user code such as an
+				// index function, may have left the cache half-updated: back off and list
+				// again, rather than let the thread die while the informer looks healthy
+				logger.error("List/watch of " + this.informer + " failed with an error; listing again", ex);
+				needList = true;
+				failed(ex.toString(), ex, false);
+			}
 		}
 	}
 
 	/**
-	 * Lists all objects page by page and replaces the loop's part of the cache with them.
-	 * Each page is read as a stream, one item at a time, so that neither a whole page nor
-	 * its JSON tree is held in memory at once; the next page is requested as soon as this
-	 * page's continue token is read, so that the server prepares it while this one is
-	 * decoded.
+	 * Lists all objects and replaces the loop's part of the cache with them, unless the
+	 * loop was stopped meanwhile: a list cut short is discarded, or every object not yet
+	 * listed would be taken for deleted.
+	 * @return whether the list completed
 	 */
-	private void list() throws ApiException, IOException {
-		this.state = this.synced ? this.state : WatchState.LISTING;
+	private boolean list() throws ApiException, IOException {
+		this.state = WatchState.LISTING;
+		String resourceVersion = relistResourceVersion();
+		ListResult<T> result;
+		try {
+			result = listPages(resourceVersion);
+		}
+		catch (ApiException ex) {
+			if (resourceVersion.isEmpty() || !isResourceVersionUnavailable(ex)) {
+				throw ex;
+			}
+			// the server no longer has (or does not yet have) that resourceVersion:
+			// list again at once with a consistent read, as client-go's reflector does
+			logger.debug("Listing " + this.informer + " at resourceVersion " + resourceVersion + " failed with "
+					+ ex.getCode() + "; listing the latest state");
+			this.resourceVersionUnavailable = true;
+			result = listPages("");
+		}
+		if (result == null || !this.running) {
+			return false;
+		}
+		this.informer.replace(this.namespace, result.objects(), result.unreadable());
+		this.lastResourceVersion = result.resourceVersion();
+		this.resourceVersionUnavailable = false;
+		this.relists.incrementAndGet();
+		this.synced = true;
+		this.startupFailure = null;
+		return true;
+	}
+
+	/**
+	 * Returns the resourceVersion to list at: for a relist the last resourceVersion seen
+	 * (data not older than it, from the watch cache, as client-go's reflector asks for),
+	 * and {@code ""} (a consistent read) for the first list and after the server said it
+	 * no longer has that resourceVersion.
+	 */
+	private String relistResourceVersion() {
+		if (this.resourceVersionUnavailable || this.lastResourceVersion == null) {
+			return "";
+		}
+		return this.lastResourceVersion;
+	}
+
+	/**
+	 * Lists page by page. Each page is read as a stream, one item at a time, so that
+	 * neither a whole page nor its JSON tree is held in memory at once; the next page is
+	 * requested as soon as this page's continue token is read, so that the server
+	 * prepares it while this one is decoded. A continue token that expired (the list took
+	 * longer than etcd's compaction window) is followed by one list in one piece at the
+	 * same resourceVersion, as client-go's pager does.
+	 * @return the list, or {@code null} if the loop was stopped before it completed
+	 */
+	private ListResult<T> listPages(String resourceVersion) throws ApiException, IOException {
 		List<T> objects = new ArrayList<>();
 		Set<String> unreadable = new HashSet<>();
-		PendingPage next = requestPage(null);
+		PendingPage next = requestPage(resourceVersion, null, true);
 		ListMetadata page;
 		do {
 			PendingPage current = next;
@@ -179,39 +308,67 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			try (Response response = current.await()) {
 				page = readPage(response.body().charStream(), objects, unreadable, (metadata) -> {
 					if (metadata.continueToken() != null && this.running && prefetched.isEmpty()) {
-						prefetched.add(requestPage(metadata.continueToken()));
+						prefetched.add(requestPage(null, metadata.continueToken(), true));
 					}
 				});
 			}
-			catch (ApiException | IOException | RuntimeException ex) {
+			catch (ApiException ex) {
+				prefetched.forEach(PendingPage::cancel);
+				if (ex.getCode() != 410 || current.continueToken() == null || !this.running) {
+					throw ex;
+				}
+				logger.info("The continue token of a paged list of " + this.informer
+						+ " expired before the list was read; listing in one piece");
+				return listInOnePiece(resourceVersion);
+			}
+			catch (IOException | RuntimeException | Error ex) {
 				prefetched.forEach(PendingPage::cancel);
 				throw ex;
 			}
 			next = prefetched.isEmpty() ? null : prefetched.get(0);
 			if (next == null && page.continueToken() != null && this.running) {
-				next = requestPage(page.continueToken());
+				next = requestPage(null, page.continueToken(), true);
 			}
 		}
 		while (page.continueToken() != null && this.running);
 		if (next != null) {
 			next.cancel();
 		}
-		this.informer.replace(this.namespace, objects, unreadable);
-		this.lastResourceVersion = page.resourceVersion();
-		this.relists.incrementAndGet();
-		this.synced = true;
-		this.startupFailure = null;
+		return this.running ? new ListResult<>(objects, unreadable, page.resourceVersion()) : null;
 	}
 
-	private PendingPage requestPage(String continueToken) {
+	private ListResult<T> listInOnePiece(String resourceVersion) throws ApiException, IOException {
+		List<T> objects = new ArrayList<>();
+		Set<String> unreadable = new HashSet<>();
+		try (Response response = requestPage(resourceVersion, null, false).await()) {
+			ListMetadata list = readPage(response.body().charStream(), objects, unreadable, (metadata) -> {
+			});
+			return this.running ? new ListResult<>(objects, unreadable, list.resourceVersion()) : null;
+		}
+	}
+
+	/**
+	 * Requests a page of a list: the first page at a resourceVersion ({@code ""} for
+	 * none), or the page a continue token names, which carries the resourceVersion of the
+	 * first.
+	 */
+	private PendingPage requestPage(String resourceVersion, String continueToken, boolean paged) {
 		List<Pair> query = selectors();
-		query.add(new Pair("limit", Integer.toString(this.informer.spec().pageSize())));
+		if (paged) {
+			query.add(new Pair("limit", Integer.toString(this.informer.spec().pageSize())));
+		}
 		if (continueToken != null) {
 			query.add(new Pair("continue", continueToken));
 		}
+		else if (!resourceVersion.isEmpty()) {
+			query.add(new Pair("resourceVersion", resourceVersion));
+			// served from the watch cache, paged or not, rather than from etcd as the
+			// legacy exact match of a resourceVersion with a limit would be
+			query.add(new Pair("resourceVersionMatch", "NotOlderThan"));
+		}
 		Call call = this.listHttp.newCall(request(query));
 		this.current = call;
-		return PendingPage.start(call);
+		return PendingPage.start(call, continueToken);
 	}
 
 	/**
@@ -303,16 +460,37 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		if (this.watches.incrementAndGet() > 1) {
 			logger.debug("Reopening watch of " + this.informer + " from resourceVersion " + this.lastResourceVersion);
 		}
+		long started = System.nanoTime();
 		try (Response response = ApiRequests.open(call)) {
 			this.state = WatchState.WATCHING;
 			this.reconnectingSince = null;
 			this.lastError = null;
 			BufferedSource source = response.body().source();
+			if (response.protocol() == Protocol.HTTP_1_1 && this.watches.get() == 1) {
+				logger.info("The watch of " + this.informer + " runs over HTTP/1.1, which has no pings: a dead "
+						+ "connection is found only by silence, once the server has sent a bookmark");
+			}
+			boolean silenceDetected = watchForSilence(source);
+			long events = 0;
 			String line;
 			while (this.running && (line = source.readUtf8Line()) != null) {
-				if (!line.isBlank() && !handle(JsonParser.parseString(line).getAsJsonObject())) {
+				if (line.isBlank()) {
+					continue;
+				}
+				events++;
+				if (!handle(JsonParser.parseString(line).getAsJsonObject())) {
 					return false;
 				}
+				if (!silenceDetected && this.bookmarksSeen) {
+					silenceDetected = watchForSilence(source);
+				}
+			}
+			Duration lasted = Duration.ofNanos(System.nanoTime() - started);
+			if (this.running && events == 0 && lasted.compareTo(SHORT_WATCH) < 0) {
+				// reopening at once would be a tight loop against a server or proxy that
+				// ends every watch
+				throw new IOException(
+						"very short watch: it ended after " + lasted.toMillis() + " ms without any event");
 			}
 			return true;
 		}
@@ -325,6 +503,20 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		finally {
 			this.current = null;
 		}
+	}
+
+	/**
+	 * Takes a watch that delivers nothing for the stall timeout for dead, but only once
+	 * the server has sent a bookmark: before that (a fresh informer, or a server without
+	 * a watch cache, which sends none) a quiet watch and a dead one look alike, and the
+	 * HTTP/2 pings find dead connections.
+	 * @return whether silence is now detected
+	 */
+	private boolean watchForSilence(BufferedSource source) {
+		Duration stallTimeout = this.informer.spec().stallTimeout();
+		boolean detected = this.bookmarksSeen && !stallTimeout.isZero();
+		source.timeout().timeout(detected ? stallTimeout.toMillis() : 0, TimeUnit.MILLISECONDS);
+		return detected;
 	}
 
 	private boolean handle(JsonObject event) throws ApiException {
@@ -360,7 +552,8 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 				}
 			}
 			default -> {
-				// BOOKMARK: only the resourceVersion matters
+				// BOOKMARK: only the resourceVersion matters, and that bookmarks come
+				this.bookmarksSeen = true;
 			}
 		}
 		return true;
@@ -389,7 +582,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		return metadata.has("namespace") ? metadata.get("namespace").getAsString() + "/" + name : name;
 	}
 
-	private void failed(String message, Exception ex, boolean configurationError) {
+	private void failed(String message, Throwable ex, boolean configurationError) {
 		if (!this.running) {
 			return;
 		}
@@ -489,6 +682,18 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		return Math.max(0, this.watches.get() - 1);
 	}
 
+	int backoffSteps() {
+		return this.backoff.steps();
+	}
+
+	private static boolean isResourceVersionUnavailable(ApiException ex) {
+		// 410 Expired (compacted), or 504 "Too large resource version" from a cache that
+		// has not caught up, as client-go's isExpiredError and
+		// isTooLargeResourceVersionError
+		return ex.getCode() == 410 || (ex.getCode() == 504 && ex.getResponseBody() != null
+				&& ex.getResponseBody().contains("ResourceVersionTooLarge"));
+	}
+
 	/**
 	 * A page requested ahead of being read.
 	 */
@@ -496,16 +701,23 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 		private final Call call;
 
+		private final String continueToken;
+
 		private final CompletableFuture<Response> response = new CompletableFuture<>();
 
-		private PendingPage(Call call) {
+		private PendingPage(Call call, String continueToken) {
 			this.call = call;
+			this.continueToken = continueToken;
 		}
 
-		static PendingPage start(Call call) {
-			PendingPage page = new PendingPage(call);
+		static PendingPage start(Call call, String continueToken) {
+			PendingPage page = new PendingPage(call, continueToken);
 			call.enqueue(page);
 			return page;
+		}
+
+		String continueToken() {
+			return this.continueToken;
 		}
 
 		@Override
@@ -544,6 +756,18 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			this.call.cancel();
 			this.response.thenAccept(Response::close);
 		}
+
+	}
+
+	/**
+	 * A completed list.
+	 *
+	 * @param <T> the Java type of the objects
+	 * @param objects the objects
+	 * @param unreadable the keys of the objects that could not be read
+	 * @param resourceVersion the resourceVersion of the list
+	 */
+	private record ListResult<T>(List<T> objects, Set<String> unreadable, String resourceVersion) {
 
 	}
 

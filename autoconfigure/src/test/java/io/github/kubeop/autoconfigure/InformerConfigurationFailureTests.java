@@ -16,7 +16,10 @@
 
 package io.github.kubeop.autoconfigure;
 
+import java.time.Duration;
+
 import io.github.kubeop.informer.InformerStartupException;
+import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
@@ -55,6 +58,37 @@ class InformerConfigurationFailureTests {
 				assertThat(failure.getValue()).isEqualTo("ConfigMapp");
 				assertThat(failure.getReason()).contains("no kind or resource named 'ConfigMapp'")
 					.contains("ConfigMap, ");
+			});
+	}
+
+	@Test
+	void stallTimeoutBelowTheBookmarkIntervalNamesTheProperty(ControlPlane controlPlane) {
+		this.runner.withBean(ApiClient.class, controlPlane::apiClient)
+			.withPropertyValues("kubeop.informers.stall-timeout=10s",
+					"kubeop.informers.resources.settings.api-version=v1",
+					"kubeop.informers.resources.settings.kind=ConfigMap")
+			.run((context) -> {
+				InvalidConfigurationPropertyValueException failure = rootCause(context.getStartupFailure(),
+						InvalidConfigurationPropertyValueException.class);
+				assertThat(failure.getName()).isEqualTo("kubeop.informers.stall-timeout");
+				assertThat(failure.getReason()).contains("bookmark only every minute")
+					.contains("at least 90s")
+					.contains("kubeop.informers.ping-interval");
+			});
+	}
+
+	@Test
+	void stallTimeoutOfZeroLeavesDeadConnectionsToPings(ControlPlane controlPlane, TestNamespace namespace) {
+		this.runner.withBean(ApiClient.class, controlPlane::apiClient)
+			.withPropertyValues("kubeop.informers.stall-timeout=0", "kubeop.informers.ping-interval=5s",
+					"kubeop.informers.resources.settings.api-version=v1",
+					"kubeop.informers.resources.settings.kind=ConfigMap",
+					"kubeop.informers.resources.settings.namespaces=" + namespace.name())
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				ResourceInformer<?> informer = context.getBean("settingsInformer", ResourceInformer.class);
+				assertThat(informer.spec().stallTimeout()).isZero();
+				assertThat(informer.spec().pingInterval()).isEqualTo(Duration.ofSeconds(5));
 			});
 	}
 

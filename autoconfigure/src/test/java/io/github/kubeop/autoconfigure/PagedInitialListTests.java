@@ -16,6 +16,8 @@
 
 package io.github.kubeop.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -32,6 +34,8 @@ import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import okhttp3.HttpUrl;
+import okhttp3.Request;
+import okhttp3.Response;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +47,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests that a large initial list is read in pages, as client-go's reflector does and the
- * official Java client's does not.
+ * official Java client's does not, with consistent reads that the API server's watch
+ * cache serves.
  *
  * @author Kubeop authors
  */
@@ -70,7 +75,10 @@ class PagedInitialListTests {
 	}
 
 	@Test
-	void initialListOf5000ObjectsIsReadInPagesOfTheConfiguredSize(ControlPlane controlPlane, TestNamespace namespace) {
+	void initialListOf5000ObjectsIsReadInPagesOfTheConfiguredSize(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		double cachedBefore = configMapLists(controlPlane.apiClient(), "apiserver_cache_list_total");
+		double storageBefore = configMapLists(controlPlane.apiClient(), "apiserver_storage_list_total");
 		List<HttpUrl> listRequests = new CopyOnWriteArrayList<>();
 		ApiClient client = controlPlane.apiClient();
 		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor((chain) -> {
@@ -99,7 +107,31 @@ class PagedInitialListTests {
 				assertThat(listRequests.get(0).queryParameter("continue")).isNull();
 				assertThat(listRequests.subList(1, listRequests.size()))
 					.allSatisfy((url) -> assertThat(url.queryParameter("continue")).isNotBlank());
+				// a consistent list from the watch cache (Kubernetes 1.31+, paged since
+				// 1.34) asks etcd only for its current revision
+				assertThat(configMapLists(controlPlane.apiClient(), "apiserver_cache_list_total") - cachedBefore)
+					.as("pages served by the watch cache")
+					.isGreaterThanOrEqualTo(OBJECTS / 500);
+				assertThat(configMapLists(controlPlane.apiClient(), "apiserver_storage_list_total") - storageBefore)
+					.as("lists served by etcd")
+					.isLessThan(OBJECTS / 500);
 			});
+	}
+
+	private static double configMapLists(ApiClient client, String metric) throws Exception {
+		Request request = client
+			.buildCall(client.getBasePath(), "/metrics", "GET", new ArrayList<>(), new ArrayList<>(), null,
+					new HashMap<>(), new HashMap<>(), new HashMap<>(), new String[] { "BearerToken" }, null)
+			.request();
+		String metrics;
+		try (Response response = client.getHttpClient().newCall(request).execute()) {
+			assertThat(response.code()).isEqualTo(200);
+			metrics = response.body().string();
+		}
+		return metrics.lines()
+			.filter((line) -> line.startsWith(metric + "{") && line.contains("resource=\"configmaps\""))
+			.mapToDouble((line) -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+			.sum();
 	}
 
 	@Test

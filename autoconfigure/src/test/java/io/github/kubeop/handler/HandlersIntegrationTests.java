@@ -40,11 +40,11 @@ import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.WatchState;
 import io.github.kubeop.queue.QueueMetrics;
 import io.github.kubeop.queue.QueueMetricsFactory;
+import io.github.kubeop.reliability.CompactingControlPlane;
 import io.github.kubeop.test.FaultProxy;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
-import io.github.kubeop.test.controlplane.ControlPlaneAssets;
 import io.github.kubeop.test.controlplane.LocalControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -366,8 +366,7 @@ class HandlersIntegrationTests {
 		assumeThat(shared).isInstanceOf(LocalControlPlane.class);
 		// a control plane of its own: without the watch cache a resumed watch reaches
 		// etcd, which compacts old revisions away (410 Gone), so the informer relists
-		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve(),
-				List.of("--watch-cache=false", "--etcd-compaction-interval=1s"));
+		try (LocalControlPlane controlPlane = CompactingControlPlane.start();
 				FaultProxy proxy = new FaultProxy(URI.create(controlPlane.serverUrl()).getPort())) {
 			CoreV1Api direct = new CoreV1Api(controlPlane.apiClient());
 			direct.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name("relisted"))).execute();
@@ -403,7 +402,8 @@ class HandlersIntegrationTests {
 					// once etcd has compacted past it, the watch cannot resume: 410,
 					// relist
 					await().atMost(Duration.ofSeconds(30))
-						.until(() -> compacted(direct, "relisted", Long.toString(seen + 1)));
+						.until(() -> CompactingControlPlane.isCompacted(controlPlane.apiClient(), "relisted",
+								Long.toString(seen + 1)));
 					proxy.restore();
 					await().atMost(Duration.ofSeconds(60)).until(() -> handler.deleted("relisted-away"));
 					assertThat(informer.status().relists()).as("relists after the cut").isGreaterThan(relists);
@@ -574,20 +574,6 @@ class HandlersIntegrationTests {
 		api.createNamespacedConfigMap(namespace.name(),
 				new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(data))
 			.execute();
-	}
-
-	private static boolean compacted(CoreV1Api api, String namespace, String resourceVersion) {
-		try {
-			api.listNamespacedConfigMap(namespace)
-				.resourceVersion(resourceVersion)
-				.resourceVersionMatch("Exact")
-				.limit(1)
-				.execute();
-			return false;
-		}
-		catch (ApiException ex) {
-			return ex.getCode() == 410;
-		}
 	}
 
 	private static void update(TestNamespace namespace, String name, String value) throws ApiException {

@@ -34,9 +34,7 @@ import io.github.kubeop.informer.WatchState;
 import io.github.kubeop.test.FaultProxy;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.controlplane.ControlPlane;
-import io.github.kubeop.test.controlplane.ControlPlaneAssets;
 import io.github.kubeop.test.controlplane.LocalControlPlane;
-import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
@@ -69,8 +67,7 @@ class RelistHeapTests {
 		assumeThat(shared).isInstanceOf(LocalControlPlane.class);
 		// a control plane of its own: no watch cache, so a resumed watch reaches etcd,
 		// which has compacted the old resourceVersion away (410 Gone, then a relist)
-		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve(),
-				List.of("--watch-cache=false", "--etcd-compaction-interval=1s"));
+		try (LocalControlPlane controlPlane = CompactingControlPlane.start();
 				FaultProxy proxy = new FaultProxy(URI.create(controlPlane.serverUrl()).getPort())) {
 			CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
 			api.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(NAMESPACE))).execute();
@@ -104,7 +101,8 @@ class RelistHeapTests {
 						.execute()
 						.getMetadata()
 						.getResourceVersion();
-					await().atMost(Duration.ofSeconds(30)).until(() -> compacted(api, changed));
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> CompactingControlPlane.isCompacted(controlPlane.apiClient(), NAMESPACE, changed));
 					proxy.restore();
 					await().atMost(Duration.ofSeconds(120))
 						.until(() -> informer.status().relists() > relistsBefore
@@ -142,23 +140,6 @@ class RelistHeapTests {
 		}
 		finally {
 			executor.shutdown();
-		}
-	}
-
-	/**
-	 * Returns whether etcd can no longer serve the state at a resourceVersion.
-	 */
-	private static boolean compacted(CoreV1Api api, String resourceVersion) {
-		try {
-			api.listNamespacedConfigMap(NAMESPACE)
-				.resourceVersion(resourceVersion)
-				.resourceVersionMatch("Exact")
-				.limit(1)
-				.execute();
-			return false;
-		}
-		catch (ApiException ex) {
-			return ex.getCode() == 410;
 		}
 	}
 

@@ -48,7 +48,6 @@ import io.github.kubeop.test.FaultProxy;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
-import io.github.kubeop.test.controlplane.ControlPlaneAssets;
 import io.github.kubeop.test.controlplane.LocalControlPlane;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.openapi.ApiClient;
@@ -93,8 +92,7 @@ class WatchFaultTests {
 	static synchronized LocalControlPlane etcdBacked(ControlPlane shared) {
 		assumeThat(shared).isInstanceOf(LocalControlPlane.class);
 		if (etcdBacked == null) {
-			etcdBacked = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve(),
-					List.of("--watch-cache=false", "--etcd-compaction-interval=1s"));
+			etcdBacked = CompactingControlPlane.start();
 		}
 		return etcdBacked;
 	}
@@ -320,7 +318,7 @@ class WatchFaultTests {
 				}
 				api.deleteNamespacedConfigMap("object-9", "compacted").execute();
 				await().atMost(Duration.ofSeconds(30))
-					.until(() -> isCompacted(controlPlane.apiClient(), "compacted",
+					.until(() -> CompactingControlPlane.isCompacted(controlPlane.apiClient(), "compacted",
 							Long.toString(Long.parseLong(watchedFrom) + 1)));
 				proxy.restore();
 				awaitConverged(api, "compacted", recorder, informer);
@@ -400,27 +398,6 @@ class WatchFaultTests {
 		}
 		finally {
 			registry.stop();
-		}
-	}
-
-	/**
-	 * Returns whether etcd no longer has a resourceVersion of a namespace's config maps.
-	 * A watch from a resourceVersion reads from the next one, so that is the one to ask
-	 * about.
-	 */
-	static boolean isCompacted(ApiClient client, String namespace, String resourceVersion) throws ApiException {
-		try {
-			new CoreV1Api(client).listNamespacedConfigMap(namespace)
-				.resourceVersion(resourceVersion)
-				.resourceVersionMatch("Exact")
-				.execute();
-			return false;
-		}
-		catch (ApiException ex) {
-			if (ex.getCode() == 410) {
-				return true;
-			}
-			throw ex;
 		}
 	}
 

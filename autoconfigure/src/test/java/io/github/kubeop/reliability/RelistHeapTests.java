@@ -16,7 +16,6 @@
 
 package io.github.kubeop.reliability;
 
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -90,7 +89,7 @@ class RelistHeapTests {
 					Recorder recorder = context.getBean(Recorder.class);
 					ResourceInformer<?> informer = context.getBean("settingsInformer", ResourceInformer.class);
 					await().atMost(Duration.ofSeconds(120)).until(() -> recorder.lastVersion.size() == OBJECTS);
-					long before = retainedHeap();
+					long before = Heap.retained();
 					long relistsBefore = informer.status().relists();
 					proxy.cut();
 					// the one change the relist must bring; once etcd has compacted past
@@ -108,7 +107,7 @@ class RelistHeapTests {
 						.until(() -> informer.status().relists() > relistsBefore
 								&& "2".equals(recorder.lastVersion.get("object-0"))
 								&& informer.status().state() == WatchState.WATCHING);
-					long after = retainedHeap();
+					long after = Heap.retained();
 					double change = (after - before) * 100.0 / before;
 					Figures.record("relist of unchanged objects",
 							OBJECTS + " objects (2 KB of data each) relisted after"
@@ -141,19 +140,6 @@ class RelistHeapTests {
 		finally {
 			executor.shutdown();
 		}
-	}
-
-	/**
-	 * Returns the heap in use after full collections, that is, what is retained.
-	 */
-	private static long retainedHeap() throws InterruptedException {
-		long used = Long.MAX_VALUE;
-		for (int i = 0; i < 3; i++) {
-			System.gc();
-			Thread.sleep(100);
-			used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-		}
-		return used;
 	}
 
 }

@@ -16,8 +16,6 @@
 
 package io.github.kubeop.reliability;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -75,7 +73,6 @@ class StandbyTests {
 	@Test
 	void standbyOverTwentyThousandWritesKeepsItsHeapFlatAndHandlesEveryCachedObjectOnWinning(ControlPlane controlPlane,
 			ApiClient admin, TestNamespace namespace) throws Exception {
-		MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
 		CoreV1Api api = new CoreV1Api(admin);
 		CoordinationV1Api leases = new CoordinationV1Api(admin);
 		OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
@@ -105,7 +102,7 @@ class StandbyTests {
 				assertThat(context).hasNotFailed();
 				Controller<?> controller = context.getBean(HandlerRegistrar.class).controllers().iterator().next();
 				assertThat(context.getBean(LeaderElectionLifecycle.class).elector().isLeader()).isFalse();
-				long heapBefore = retainedHeap(memory);
+				long heapBefore = Heap.retained();
 				long started = System.nanoTime();
 				parallel(OBJECTS, (i) -> create(api, namespace, "churn-" + i));
 				parallel(OBJECTS, (i) -> api.deleteNamespacedConfigMap("churn-" + i, namespace.name()).execute());
@@ -115,12 +112,12 @@ class StandbyTests {
 				await().atMost(Duration.ofSeconds(120))
 					.until(() -> controller.informer().indexer().list().size() == SURVIVORS
 							&& controller.informer().eventCount("deleted") >= OBJECTS);
-				long heapAfter = retainedHeap(memory);
+				long heapAfter = Heap.retained();
 				long growth = heapAfter - heapBefore;
 				Figures.record("standby",
 						(2 * OBJECTS) + " writes in " + String.format("%.1f", seconds) + " s ("
 								+ Math.round(2 * OBJECTS / seconds) + " writes/s) on a standby: retained heap "
-								+ signedMegabytes(growth) + ", per-key entries held " + controller.retainedKeys());
+								+ Heap.signedMegabytes(growth) + ", per-key entries held " + controller.retainedKeys());
 				assertThat(controller.queue().length()).as("keys queued on a standby").isZero();
 				assertThat(controller.retainedKeys()).as("per-key entries held on a standby").isZero();
 				assertThat(growth).as("retained heap growth in bytes over %d writes on a standby", 2 * OBJECTS)
@@ -139,20 +136,6 @@ class StandbyTests {
 		api.createNamespacedConfigMap(namespace.name(),
 				new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(Map.of("payload", PAYLOAD)))
 			.execute();
-	}
-
-	private static long retainedHeap(MemoryMXBean memory) throws InterruptedException {
-		long least = Long.MAX_VALUE;
-		for (int i = 0; i < 3; i++) {
-			memory.gc();
-			Thread.sleep(100);
-			least = Math.min(least, memory.getHeapMemoryUsage().getUsed());
-		}
-		return least;
-	}
-
-	private static String signedMegabytes(long bytes) {
-		return String.format("%+.1f MB", bytes / (1024.0 * 1024.0));
 	}
 
 	private static void parallel(int count, Write write) throws Exception {

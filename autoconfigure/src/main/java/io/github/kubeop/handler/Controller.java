@@ -288,7 +288,7 @@ public final class Controller<T extends KubernetesObject> {
 					this.queue.done(key);
 					return;
 				}
-				handle(key);
+				handle(key, epoch);
 			}
 		}
 		finally {
@@ -296,11 +296,11 @@ public final class Controller<T extends KubernetesObject> {
 		}
 	}
 
-	private void handle(String key) {
+	private void handle(String key, long epoch) {
 		try {
 			this.observer.workerStarted(name());
 			try {
-				process(key);
+				process(key, epoch);
 			}
 			finally {
 				this.observer.workerFinished(name());
@@ -317,7 +317,7 @@ public final class Controller<T extends KubernetesObject> {
 		}
 	}
 
-	private void process(String key) {
+	private void process(String key, long epoch) {
 		Set<Trigger> triggers = takeTriggers(key);
 		// read once: a delete arriving while the handler runs replaces it, and survives
 		FinalState<T> finalState = this.finalStates.get(key);
@@ -335,7 +335,7 @@ public final class Controller<T extends KubernetesObject> {
 		if (last != null && current != null && !Objects.equals(uid(last), uid(current))) {
 			// deleted and created again under one name while the key waited: the old
 			// object's delete and the new one's add, never an update across two objects
-			if (!run(key, deleteCall(last, finalState, cached), null, finalState, triggers)) {
+			if (!run(key, deleteCall(last, finalState, cached), null, finalState, triggers, epoch)) {
 				return;
 			}
 			last = null;
@@ -347,7 +347,7 @@ public final class Controller<T extends KubernetesObject> {
 			this.queue.forget(key);
 			return;
 		}
-		run(key, call, current, finalState, triggers);
+		run(key, call, current, finalState, triggers, epoch);
 	}
 
 	/**
@@ -359,7 +359,8 @@ public final class Controller<T extends KubernetesObject> {
 	 * @param triggers the triggers this run took, restored if the call fails
 	 * @return {@code false} if the call failed and the key was put back for a retry
 	 */
-	private boolean run(String key, Call<T> call, T current, FinalState<T> finalState, Set<Trigger> triggers) {
+	private boolean run(String key, Call<T> call, T current, FinalState<T> finalState, Set<Trigger> triggers,
+			long epoch) {
 		if (call.methods.isEmpty()) {
 			// no method for this change: only the bookkeeping, and no reconcile to count
 			remember(key, current, finalState);
@@ -369,37 +370,18 @@ public final class Controller<T extends KubernetesObject> {
 		HandlerContext context = new HandlerContext(key, call.trigger, this.queue.numRequeues(key) + 1, name(),
 				call.finalStateUnknown);
 		long start = System.nanoTime();
+		Duration requeueAfter;
 		try {
-			Duration requeueAfter = call.invoke(context);
-			// the call answered any earlier request to be called again; its own result
-			// may ask anew. A failed call keeps the request for its retry.
-			this.requeues.remove(key);
-			remember(key, current, finalState);
-			if (requeueAfter == null || requeueAfter.isNegative() || current == null) {
-				this.queue.forget(key);
-				this.observer.handled(name(), HandlerObserver.Outcome.SUCCESS, System.nanoTime() - start);
-			}
-			else if (requeueAfter.isZero()) {
-				// as controller-runtime's Requeue: rate-limited, not forgotten first, so
-				// that a handler asking again and again backs off instead of spinning
-				this.requeues.put(key, call.kind);
-				this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
-				this.queue.addRateLimited(key);
-			}
-			else {
-				this.queue.forget(key);
-				this.requeues.put(key, call.kind);
-				this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE_AFTER, System.nanoTime() - start);
-				this.queue.addAfter(key, requeueAfter);
-			}
-			return true;
+			requeueAfter = call.invoke(context);
 		}
 		catch (TerminalException | HandlerMethod.ProgrammingError | ClassCastException ex) {
 			logger.error("Handler " + name() + " failed for " + key + " (" + call.trigger
 					+ ") and will not retry until the object changes", ex);
-			this.requeues.remove(key);
-			remember(key, current, finalState);
-			this.queue.forget(key);
+			settle(epoch, () -> {
+				this.requeues.remove(key);
+				remember(key, current, finalState);
+				this.queue.forget(key);
+			});
 			this.observer.handled(name(), HandlerObserver.Outcome.TERMINAL_ERROR, System.nanoTime() - start);
 			return true;
 		}
@@ -412,10 +394,63 @@ public final class Controller<T extends KubernetesObject> {
 				logger.debug("Handler " + name() + " failed again for " + key + " (attempt " + context.attempt() + ")",
 						ex);
 			}
-			restoreTriggers(key, triggers);
+			settle(epoch, () -> {
+				restoreTriggers(key, triggers);
+				this.queue.addRateLimited(key);
+			});
 			this.observer.handled(name(), HandlerObserver.Outcome.ERROR, System.nanoTime() - start);
-			this.queue.addRateLimited(key);
 			return false;
+		}
+		catch (Throwable ex) {
+			// an Error from a handler registered in code: the worker retries the key,
+			// which
+			// must still know why it was queued
+			settle(epoch, () -> restoreTriggers(key, triggers));
+			throw ex;
+		}
+		HandlerObserver.Outcome outcome = (requeueAfter == null || requeueAfter.isNegative() || current == null)
+				? HandlerObserver.Outcome.SUCCESS
+				: requeueAfter.isZero() ? HandlerObserver.Outcome.REQUEUE : HandlerObserver.Outcome.REQUEUE_AFTER;
+		settle(epoch, () -> {
+			// the call answered any earlier request to be called again; its own result
+			// may ask anew. A failed call keeps the request for its retry.
+			this.requeues.remove(key);
+			remember(key, current, finalState);
+			switch (outcome) {
+				case REQUEUE -> {
+					// as controller-runtime's Requeue: rate-limited, not forgotten first,
+					// so
+					// that a handler asking again and again backs off instead of spinning
+					this.requeues.put(key, call.kind);
+					this.queue.addRateLimited(key);
+				}
+				case REQUEUE_AFTER -> {
+					this.queue.forget(key);
+					this.requeues.put(key, call.kind);
+					this.queue.addAfter(key, requeueAfter);
+				}
+				default -> this.queue.forget(key);
+			}
+		});
+		this.observer.handled(name(), outcome, System.nanoTime() - start);
+		return true;
+	}
+
+	/**
+	 * Settles a key after its call, unless the workers were stopped meanwhile: a call
+	 * that outlived its workers (leadership lost, a call that ignored the interrupt) must
+	 * not write into the state of a later start, which handles every cached key anew.
+	 */
+	private void settle(long epoch, Runnable bookkeeping) {
+		Lock lock = this.activation.readLock();
+		lock.lock();
+		try {
+			if (this.epoch == epoch) {
+				bookkeeping.run();
+			}
+		}
+		finally {
+			lock.unlock();
 		}
 	}
 
@@ -583,13 +618,28 @@ public final class Controller<T extends KubernetesObject> {
 		@Override
 		public void onDelete(T object, boolean deletedFinalStateUnknown) {
 			String key = ResourceInformer.key(object);
-			if (Controller.this.delivered.containsKey(key) || Controller.this.filter.test(object)) {
-				// without @OnDelete the key is still queued, to forget what was delivered
-				if (Controller.this.handlesDeletes) {
-					Controller.this.finalStates.put(key, new FinalState<>(object, deletedFinalStateUnknown));
-				}
+			// a handler with @OnDelete is told of every delete, whatever its filters say
+			// of
+			// the final state: an add still running for the key is delivered only after
+			// this, and a worker that finds the object gone waits for its final state
+			if (Controller.this.handlesDeletes) {
+				Controller.this.finalStates.merge(key, new FinalState<>(object, deletedFinalStateUnknown),
+						this::finalStateOfTheDelivered);
 				enqueue(key, Trigger.DELETED);
 			}
+			else if (Controller.this.delivered.containsKey(key) || Controller.this.filter.test(object)) {
+				// queued only to forget what was delivered
+				enqueue(key, Trigger.DELETED);
+			}
+		}
+
+		/**
+		 * Keeps the final state of the object last delivered when another object of the
+		 * same name, never delivered, was created and deleted before a worker ran.
+		 */
+		private FinalState<T> finalStateOfTheDelivered(FinalState<T> recorded, FinalState<T> arriving) {
+			T delivered = Controller.this.delivered.get(ResourceInformer.key(arriving.object()));
+			return (delivered != null && Objects.equals(uid(recorded.object()), uid(delivered))) ? recorded : arriving;
 		}
 
 	}

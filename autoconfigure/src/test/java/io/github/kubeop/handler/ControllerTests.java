@@ -18,6 +18,7 @@ package io.github.kubeop.handler;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -129,6 +130,51 @@ class ControllerTests {
 	}
 
 	@Test
+	void deleteOfAnObjectThatLeftTheFilterWhileItsAddRanIsDelivered() throws Exception {
+		CountDownLatch addRunning = new CountDownLatch(1);
+		CountDownLatch releaseAdd = new CountDownLatch(1);
+		List<String> filtered = new CopyOnWriteArrayList<>();
+		HandlerEndpoint endpoint = HandlerEndpoint.builder("filtered", V1ConfigMap.class)
+			.labelSelector("tier=web")
+			.on(HandlerMethod.Kind.ADD, false, (oldObject, object, context) -> {
+				filtered.add("add " + describe(object));
+				if (object.getMetadata().getName().equals("one")) {
+					addRunning.countDown();
+					releaseAdd.await();
+				}
+				return null;
+			})
+			.on(HandlerMethod.Kind.DELETE, false, (oldObject, object, context) -> {
+				filtered.add("delete " + describe(object));
+				return null;
+			})
+			.build();
+		HoldingQueue queue = new HoldingQueue();
+		Controller<V1ConfigMap> controller = new Controller<>(endpoint, this.informer, queue, 1, HandlerObserver.NONE);
+		controller.startWorkers();
+		try {
+			InformerEvents.watched(this.informer, web(configMap("one", "uid-1", "1")));
+			assertThat(addRunning.await(10, TimeUnit.SECONDS)).isTrue();
+			// while its add runs, the object leaves the filter and is deleted: the final
+			// state no longer matches, and nothing was delivered yet
+			InformerEvents.watched(this.informer, configMap("one", "uid-1", "2"));
+			InformerEvents.watchedDelete(this.informer, configMap("one", "uid-1", "3"));
+			InformerEvents.watched(this.informer, web(configMap("sentinel", "uid-s", "4")));
+			// the callback queues the sentinel after it has seen the delete
+			await().atMost(Duration.ofSeconds(10)).until(() -> queue.added.contains("a/sentinel"));
+			releaseAdd.countDown();
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(filtered).contains("add sentinel@4 uid-s", "delete one@3 uid-1"));
+			assertThat(filtered).filteredOn((call) -> call.contains("one@"))
+				.containsExactly("add one@1 uid-1", "delete one@3 uid-1");
+		}
+		finally {
+			controller.queue().shutDown();
+			controller.stopWorkers(Duration.ofSeconds(5));
+		}
+	}
+
+	@Test
 	void failedCallAfterARequeueWithoutDelayIsRetried() {
 		this.onAdd = (oldObject, object, context) -> {
 			String call = "add " + context.trigger() + " attempt " + context.attempt();
@@ -160,6 +206,8 @@ class ControllerTests {
 
 		private final Set<String> done = ConcurrentHashMap.newKeySet();
 
+		private final Set<String> added = ConcurrentHashMap.newKeySet();
+
 		private volatile String holding;
 
 		HoldingQueue() {
@@ -188,6 +236,7 @@ class ControllerTests {
 					Thread.currentThread().interrupt();
 				}
 			}
+			this.added.add(key);
 			super.add(key);
 		}
 
@@ -211,6 +260,11 @@ class ControllerTests {
 	private static V1ConfigMap configMap(String name, String uid, String resourceVersion) {
 		return new V1ConfigMap()
 			.metadata(new V1ObjectMeta().namespace("a").name(name).uid(uid).resourceVersion(resourceVersion));
+	}
+
+	private static V1ConfigMap web(V1ConfigMap configMap) {
+		configMap.getMetadata().labels(Map.of("tier", "web"));
+		return configMap;
 	}
 
 	private static String describe(V1ConfigMap configMap) {

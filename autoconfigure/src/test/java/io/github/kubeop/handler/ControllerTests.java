@@ -175,6 +175,36 @@ class ControllerTests {
 	}
 
 	@Test
+	void finalStateOfTheDeliveredObjectOutlivesASameNamedObjectDeletedBeforeTheWorkerRuns() throws Exception {
+		CountDownLatch busy = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		this.onAdd = (oldObject, object, context) -> {
+			record("add " + describe(object));
+			if (object.getMetadata().getName().equals("busy")) {
+				busy.countDown();
+				release.await();
+			}
+			return null;
+		};
+		InformerEvents.watched(this.informer, configMap("one", "uid-1", "1"));
+		awaitCall("add one@1 uid-1");
+		// the one worker is held while the delivered object is deleted, and another of
+		// the same name is created and deleted
+		InformerEvents.watched(this.informer, configMap("busy", "uid-busy", "2"));
+		assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
+		InformerEvents.watchedDelete(this.informer, configMap("one", "uid-1", "3"));
+		InformerEvents.watched(this.informer, configMap("one", "uid-2", "4"));
+		InformerEvents.watchedDelete(this.informer, configMap("one", "uid-2", "5"));
+		InformerEvents.watched(this.informer, configMap("sentinel", "uid-s", "6"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.queue.added.contains("a/sentinel"));
+		release.countDown();
+		// queued before the sentinel, the key of "one" is handled first
+		awaitCall("add sentinel@6 uid-s");
+		assertThat(this.calls).filteredOn((call) -> call.contains("one@"))
+			.containsExactly("add one@1 uid-1", "delete one@3 uid-1");
+	}
+
+	@Test
 	void failedCallAfterARequeueWithoutDelayIsRetried() {
 		this.onAdd = (oldObject, object, context) -> {
 			String call = "add " + context.trigger() + " attempt " + context.attempt();

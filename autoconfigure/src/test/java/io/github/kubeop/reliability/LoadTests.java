@@ -17,11 +17,6 @@
 package io.github.kubeop.reliability;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
@@ -74,14 +69,14 @@ class LoadTests {
 				ResourceInformer<?> informer = context.getBean("settingsInformer", ResourceInformer.class);
 				long heapBefore = Heap.retained();
 				long started = System.nanoTime();
-				int writes = parallel(OBJECTS,
+				int writes = Writers.parallel(OBJECTS,
 						(i) -> WatchFaultTests.create(api, namespace.name(), "object-" + i, "0"));
 				for (int round = 1; round <= ROUNDS; round++) {
 					String version = Integer.toString(round);
-					writes += parallel(OBJECTS,
+					writes += Writers.parallel(OBJECTS,
 							(i) -> WatchFaultTests.update(api, namespace.name(), "object-" + i, version));
 				}
-				writes += parallel(OBJECTS / 10,
+				writes += Writers.parallel(OBJECTS / 10,
 						(i) -> api.deleteNamespacedConfigMap("object-" + (i * 10), namespace.name()).execute());
 				long written = System.nanoTime();
 				WatchFaultTests.awaitConverged(api, namespace.name(), recorder, informer);
@@ -129,34 +124,6 @@ class LoadTests {
 				bytes[0] = Heap.retained() - before;
 			});
 		return bytes[0];
-	}
-
-	private static int parallel(int count, Write write) throws Exception {
-		ExecutorService executor = Executors.newFixedThreadPool(8);
-		try {
-			List<Future<?>> futures = new ArrayList<>();
-			for (int i = 0; i < count; i++) {
-				int index = i;
-				futures.add(executor.submit(() -> {
-					write.apply(index);
-					return null;
-				}));
-			}
-			for (Future<?> future : futures) {
-				future.get();
-			}
-			return count;
-		}
-		finally {
-			executor.shutdown();
-		}
-	}
-
-	@FunctionalInterface
-	interface Write {
-
-		void apply(int index) throws Exception;
-
 	}
 
 }

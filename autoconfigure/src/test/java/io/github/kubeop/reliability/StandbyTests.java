@@ -19,14 +19,9 @@ package io.github.kubeop.reliability;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import io.github.kubeop.annotation.OnAdd;
 import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
@@ -104,8 +99,9 @@ class StandbyTests {
 				assertThat(context.getBean(LeaderElectionLifecycle.class).elector().isLeader()).isFalse();
 				long heapBefore = Heap.retained();
 				long started = System.nanoTime();
-				parallel(OBJECTS, (i) -> create(api, namespace, "churn-" + i));
-				parallel(OBJECTS, (i) -> api.deleteNamespacedConfigMap("churn-" + i, namespace.name()).execute());
+				Writers.parallel(OBJECTS, (i) -> create(api, namespace, "churn-" + i));
+				Writers.parallel(OBJECTS,
+						(i) -> api.deleteNamespacedConfigMap("churn-" + i, namespace.name()).execute());
 				double seconds = (System.nanoTime() - started) / 1e9;
 				// every create and delete has reached the cache once it holds the
 				// survivors only and the last delete was seen
@@ -136,33 +132,6 @@ class StandbyTests {
 		api.createNamespacedConfigMap(namespace.name(),
 				new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(Map.of("payload", PAYLOAD)))
 			.execute();
-	}
-
-	private static void parallel(int count, Write write) throws Exception {
-		ExecutorService executor = Executors.newFixedThreadPool(8);
-		try {
-			List<Future<?>> futures = new ArrayList<>();
-			for (int i = 0; i < count; i++) {
-				int index = i;
-				futures.add(executor.submit(() -> {
-					write.apply(index);
-					return null;
-				}));
-			}
-			for (Future<?> future : futures) {
-				future.get();
-			}
-		}
-		finally {
-			executor.shutdown();
-		}
-	}
-
-	@FunctionalInterface
-	interface Write {
-
-		void apply(int index) throws Exception;
-
 	}
 
 	static class AddRecorder {

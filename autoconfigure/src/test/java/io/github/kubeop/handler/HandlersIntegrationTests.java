@@ -175,13 +175,7 @@ class HandlersIntegrationTests {
 				await().atMost(Duration.ofSeconds(10)).until(() -> handler.updates.get() == 1);
 				assertThat(handler.calls).hasSize(4);
 				assertThat(handler.attempts).containsExactly(1, 2, 3, 4);
-				List<Long> gaps = new ArrayList<>();
-				for (int i = 1; i < handler.calls.size(); i++) {
-					gaps.add(handler.calls.get(i) - handler.calls.get(i - 1));
-				}
-				assertThat(gaps.get(0)).isGreaterThanOrEqualTo(Duration.ofMillis(100).toNanos());
-				assertThat(gaps.get(1)).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
-				assertThat(gaps.get(2)).isGreaterThanOrEqualTo(Duration.ofMillis(400).toNanos());
+				assertBacksOffFrom100Ms(handler.calls);
 			});
 	}
 	// end::retries[]
@@ -425,13 +419,7 @@ class HandlersIntegrationTests {
 				create(namespace, "again", Map.of());
 				await().atMost(Duration.ofSeconds(20)).until(() -> handler.calls.size() == 4);
 				assertThat(handler.attempts).containsExactly(1, 2, 3, 4);
-				List<Long> gaps = new ArrayList<>();
-				for (int i = 1; i < handler.calls.size(); i++) {
-					gaps.add(handler.calls.get(i) - handler.calls.get(i - 1));
-				}
-				assertThat(gaps.get(0)).isGreaterThanOrEqualTo(Duration.ofMillis(100).toNanos());
-				assertThat(gaps.get(1)).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
-				assertThat(gaps.get(2)).isGreaterThanOrEqualTo(Duration.ofMillis(400).toNanos());
+				assertBacksOffFrom100Ms(handler.calls);
 			});
 	}
 
@@ -568,6 +556,20 @@ class HandlersIntegrationTests {
 			.spec(new V1DeploymentSpec().replicas(replicas)
 				.selector(new V1LabelSelector().matchLabels(labels))
 				.template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(labels)).spec(pod)));
+	}
+
+	/**
+	 * Asserts that the gaps between the first four calls are at least 100, 200 and 400
+	 * ms: the per-item limiter's doubling from a base delay of 100 ms.
+	 */
+	private static void assertBacksOffFrom100Ms(List<Long> callNanos) {
+		List<Long> gaps = new ArrayList<>();
+		for (int i = 1; i < callNanos.size(); i++) {
+			gaps.add(callNanos.get(i) - callNanos.get(i - 1));
+		}
+		assertThat(gaps.get(0)).isGreaterThanOrEqualTo(Duration.ofMillis(100).toNanos());
+		assertThat(gaps.get(1)).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
+		assertThat(gaps.get(2)).isGreaterThanOrEqualTo(Duration.ofMillis(400).toNanos());
 	}
 
 	private static void create(TestNamespace namespace, String name, Map<String, String> data) throws ApiException {

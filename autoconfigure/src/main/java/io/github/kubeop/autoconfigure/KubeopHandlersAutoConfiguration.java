@@ -32,6 +32,8 @@ import io.github.kubeop.queue.QueueMetricsFactory;
 import io.github.kubeop.queue.RateLimiters;
 import io.github.kubeop.queue.RateLimitingQueue;
 import io.github.kubeop.queue.Ticker;
+import io.github.kubeop.shard.ShardMember;
+import io.github.kubeop.shard.ShardingConfig;
 import io.kubernetes.client.openapi.ApiClient;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -108,6 +110,16 @@ public final class KubeopHandlersAutoConfiguration {
 		LeaderElectionConfig config = LeaderElectionSettings.config(properties.getLeaderElection(), environment);
 		Runnable exit = properties.getLeaderElection().isExitOnLoss() ? LeaderElectionLifecycle.exit(context) : null;
 		return new LeaderElectionLifecycle((callbacks) -> new LeaderElector(config, client, callbacks), handlers, exit);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(HandlersLifecycle.class)
+	@ConditionalOnBooleanProperty("kubeop.sharding.enabled")
+	ShardingLifecycle kubeopShardingLifecycle(ApiClient client, HandlerRegistrar registrar, KubeopProperties properties,
+			Environment environment) {
+		ShardingConfig config = ShardingSettings.config(properties, environment);
+		return new ShardingLifecycle(new ShardMember(config, client, new ShardingLifecycle.Handlers(registrar)));
 	}
 
 	static RateLimitingQueue<String> queue(String name, KubeopProperties.Handlers handlers,

@@ -44,6 +44,8 @@ public class KubeopProperties {
 
 	private final LeaderElection leaderElection = new LeaderElection();
 
+	private final Sharding sharding = new Sharding();
+
 	private final Health health = new Health();
 
 	public Client getClient() {
@@ -64,6 +66,129 @@ public class KubeopProperties {
 
 	public Health getHealth() {
 		return this.health;
+	}
+
+	public Sharding getSharding() {
+		return this.sharding;
+	}
+
+	/**
+	 * Sharding: the replicas of the operator split the keys of every handler among
+	 * themselves, coordinated through Leases.
+	 */
+	public static final class Sharding {
+
+		/**
+		 * Whether the replicas split the keys among themselves; each key is handled by
+		 * one replica at a time.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Name of the shard group: replicas with the same name share the keys. Defaults
+		 * to the application name.
+		 */
+		private String name;
+
+		/**
+		 * Namespace of the member and ring Leases. Defaults to the namespace of the
+		 * service account when running in a cluster, else "default".
+		 */
+		private String leaseNamespace;
+
+		/**
+		 * Identity of this replica. Defaults to the host name followed by a random
+		 * suffix.
+		 */
+		private String identity;
+
+		/**
+		 * How long other replicas wait after the last observed renewal of a replica's
+		 * Lease before they take its keys.
+		 */
+		private Duration leaseDuration = Duration.ofSeconds(15);
+
+		/**
+		 * How long after the start of its last successful renewal a replica gives up
+		 * every key if no renewal succeeds; Lease requests are cut off at this deadline.
+		 */
+		private Duration renewDeadline = Duration.ofSeconds(10);
+
+		/**
+		 * How often replicas renew their Leases and look at the ring.
+		 */
+		private Duration retryPeriod = Duration.ofSeconds(2);
+
+		/**
+		 * How many points each replica stands on in the consistent-hash ring; more points
+		 * spread keys more evenly.
+		 */
+		private int virtualNodes = 128;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getName() {
+			return this.name;
+		}
+
+		public void setName(String name) {
+			this.name = name;
+		}
+
+		public String getLeaseNamespace() {
+			return this.leaseNamespace;
+		}
+
+		public void setLeaseNamespace(String leaseNamespace) {
+			this.leaseNamespace = leaseNamespace;
+		}
+
+		public String getIdentity() {
+			return this.identity;
+		}
+
+		public void setIdentity(String identity) {
+			this.identity = identity;
+		}
+
+		public Duration getLeaseDuration() {
+			return this.leaseDuration;
+		}
+
+		public void setLeaseDuration(Duration leaseDuration) {
+			this.leaseDuration = leaseDuration;
+		}
+
+		public Duration getRenewDeadline() {
+			return this.renewDeadline;
+		}
+
+		public void setRenewDeadline(Duration renewDeadline) {
+			this.renewDeadline = renewDeadline;
+		}
+
+		public Duration getRetryPeriod() {
+			return this.retryPeriod;
+		}
+
+		public void setRetryPeriod(Duration retryPeriod) {
+			this.retryPeriod = retryPeriod;
+		}
+
+		public int getVirtualNodes() {
+			return this.virtualNodes;
+		}
+
+		public void setVirtualNodes(int virtualNodes) {
+			this.virtualNodes = virtualNodes;
+		}
+
 	}
 
 	/**

@@ -25,6 +25,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
@@ -61,6 +62,11 @@ public class HandlerRegistrar {
 
 	private final List<Controller<?>> controllers = new ArrayList<>();
 
+	/**
+	 * The keys this replica handles, for handlers registered later too.
+	 */
+	private Predicate<String> keys = (key) -> true;
+
 	private final List<Consumer<Controller<?>>> listeners = new ArrayList<>();
 
 	private boolean workersRunning;
@@ -96,6 +102,7 @@ public class HandlerRegistrar {
 				endpoint.resourceType(), endpoint.name());
 		Controller<?> controller = new Controller<>(endpoint, informer, this.queues.apply(endpoint.name()),
 				this.workerCounts.apply(endpoint.name()), this.observer);
+		controller.narrowKeys(this.keys);
 		endpoint.owned().forEach((type, informerName) -> watchOwned(controller, type, informerName));
 		this.controllers.add(controller);
 		for (Consumer<Controller<?>> listener : this.listeners) {
@@ -158,6 +165,52 @@ public class HandlerRegistrar {
 	public synchronized boolean shutdown(Duration timeout) {
 		this.controllers.forEach((controller) -> controller.queue().shutDown());
 		return stopWorkers(timeout);
+	}
+
+	/**
+	 * Narrows the keys every handler handles; see {@link Controller#narrowKeys}.
+	 * @param keys the keys this replica keeps
+	 */
+	public synchronized void narrowKeys(Predicate<String> keys) {
+		this.keys = keys;
+		this.controllers.forEach((controller) -> controller.narrowKeys(keys));
+	}
+
+	/**
+	 * Widens the keys every handler handles; see {@link Controller#widenKeys}.
+	 * @param keys the keys this replica handles from now on
+	 * @return how many cached objects' keys the handlers gained
+	 */
+	public synchronized int widenKeys(Predicate<String> keys) {
+		this.keys = keys;
+		return this.controllers.stream().mapToInt((controller) -> controller.widenKeys(keys)).sum();
+	}
+
+	/**
+	 * Returns whether no handler call runs for a key outside the given ones.
+	 * @param keys the keys that may go on
+	 * @return whether every such call has ended
+	 */
+	public synchronized boolean drained(Predicate<String> keys) {
+		return this.controllers.stream().allMatch((controller) -> controller.callsOutside(keys).isEmpty());
+	}
+
+	/**
+	 * Waits until no handler call runs for a key outside the given ones, interrupting
+	 * them first if asked.
+	 * @param keys the keys that may go on
+	 * @param timeout how long to wait in all
+	 * @param interrupt whether running calls outside are interrupted
+	 * @return whether every such call ended in time
+	 */
+	public boolean awaitCallsOutside(Predicate<String> keys, Duration timeout, boolean interrupt) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		boolean ended = true;
+		for (Controller<?> controller : controllers()) {
+			Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+			ended &= controller.awaitCallsOutside(keys, left, interrupt);
+		}
+		return ended;
 	}
 
 	/**

@@ -27,8 +27,6 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import io.github.kubeop.annotation.OnAdd;
@@ -131,49 +129,33 @@ class ShardingTests {
 	@Test
 	void aJoiningReplicaTakesAboutAThirdOfTheKeysWithNoOverlapDuringTheMoves(ControlPlane controlPlane,
 			ApiClient client, TestNamespace namespace) throws Exception {
-		Calls calls = new Calls("join-", Duration.ofSeconds(1), "churn");
+		Calls calls = new Calls("join-", Duration.ofSeconds(15), "slow");
 		List<ConfigurableApplicationContext> replicas = new ArrayList<>(
 				start(controlPlane, namespace, "join", calls, List.of("a", "b")));
-		AtomicBoolean writing = new AtomicBoolean(true);
 		try {
 			awaitWorkingTogether(replicas);
-			Map<String, String> first = write(client, namespace, "join-", 600, "v1");
-			calls.awaitHandled(first, Duration.ofMinutes(2));
-			// keep objects changing while the third replica joins, with calls of a second
-			// each, so that calls run while keys move
-			Thread churn = new Thread(() -> {
-				CoreV1Api api = new CoreV1Api(client);
-				int round = 0;
-				while (writing.get()) {
-					int index = ThreadLocalRandom.current().nextInt(600);
-					try {
-						api.replaceNamespacedConfigMap("join-" + index, namespace.name(),
-								new V1ConfigMap().metadata(new V1ObjectMeta().name("join-" + index))
-									.data(Map.of("version", "churn-" + (round++))))
-							.execute();
-					}
-					catch (Exception ex) {
-						// the churn only has to keep handlers busy
-					}
-				}
-			});
-			churn.start();
+			calls.awaitHandled(write(client, namespace, "join-", 90, "v1"), Duration.ofMinutes(1));
+			// every key gets a call of 15 seconds, and the third replica joins while they
+			// run: the keys it takes must wait until their calls on the others ended
+			Map<String, String> slow = write(client, namespace, "join-", 90, "slow");
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> slow.entrySet()
+					.stream()
+					.allMatch((entry) -> calls.started(entry.getKey(), entry.getValue())));
 			replicas.add(start(controlPlane, namespace, "join", calls, List.of("c")).get(0));
 			awaitWorkingTogether(replicas);
-			writing.set(false);
-			churn.join();
-			Map<String, String> latest = write(client, namespace, "join-", 600, "v2");
+			Map<String, String> latest = write(client, namespace, "join-", 90, "v2");
 			calls.awaitHandled(latest, Duration.ofMinutes(2));
+			await().atMost(Duration.ofSeconds(30)).until(calls::allEnded);
 			calls.assertNoOverlap();
 			long ofC = latest.entrySet()
 				.stream()
 				.filter((entry) -> "c".equals(calls.handlerOf(entry.getKey(), entry.getValue())))
 				.count();
-			Figures.record("sharding", "a third replica joining two took " + ofC + " of 600 keys");
-			assertThat(ofC).isBetween(600L * 20 / 100, 600L * 47 / 100);
+			Figures.record("sharding", "a third replica joining two took " + ofC + " of 90 keys");
+			assertThat(ofC).isBetween(90L * 20 / 100, 90L * 47 / 100);
 		}
 		finally {
-			writing.set(false);
 			replicas.forEach(ConfigurableApplicationContext::close);
 		}
 	}
@@ -248,7 +230,7 @@ class ShardingTests {
 					"--kubeop.sharding.name=" + group, "--kubeop.sharding.lease-namespace=" + namespace.name(),
 					"--kubeop.sharding.identity=" + identity, "--kubeop.sharding.lease-duration=4s",
 					"--kubeop.sharding.renew-deadline=3s", "--kubeop.sharding.retry-period=500ms",
-					"--kubeop.handlers.workers=16", "--kubeop.handlers.shutdown-timeout=2s");
+					"--kubeop.handlers.workers=64", "--kubeop.handlers.shutdown-timeout=2s");
 	}
 
 	private static void awaitWorkingTogether(List<ConfigurableApplicationContext> replicas) {

@@ -85,9 +85,20 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 			return;
 		}
 		checkDefaults(informers);
+		KubeopProperties.Sharding sharding = Binder.get(this.environment)
+			.bind(ShardingSettings.PREFIX, Bindable.of(KubeopProperties.Sharding.class))
+			.orElseGet(KubeopProperties.Sharding::new);
+		boolean labels = sharding.isEnabled() && sharding.getMode() == KubeopProperties.Sharding.Mode.LABELS;
+		String group = (sharding.getName() != null && !sharding.getName().isBlank()) ? sharding.getName()
+				: this.environment.getProperty("spring.application.name", "kubeop");
 		BeanFactory beanFactory = (BeanFactory) registry;
 		informers.getResources().forEach((name, resource) -> {
 			InformerSpec<?> spec = spec(name, resource, informers);
+			if (labels && sharding.getInformers().contains(name)) {
+				// this replica caches only the objects of its shard
+				spec = spec.withLabelSelector(ShardingSettings.shardSelector(spec.labelSelector(), group,
+						ShardingSettings.identity(sharding)));
+			}
 			registerInformer(registry, beanFactory, name, spec);
 		});
 	}

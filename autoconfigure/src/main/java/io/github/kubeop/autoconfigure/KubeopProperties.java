@@ -125,6 +125,36 @@ public class KubeopProperties {
 		 */
 		private int virtualNodes = 128;
 
+		/**
+		 * How the replicas split the work: "cache-all" (every replica caches every object
+		 * and handles its own keys) or "labels" (objects are labelled with their shard
+		 * and each replica caches only its own).
+		 */
+		private Mode mode = Mode.CACHE_ALL;
+
+		/**
+		 * Names of the informers whose objects are labelled with their shard and cached
+		 * only by their shard's replica, in the "labels" mode: the handlers' informers
+		 * and those of the objects they own.
+		 */
+		private List<String> informers = new ArrayList<>();
+
+		public Mode getMode() {
+			return this.mode;
+		}
+
+		public void setMode(Mode mode) {
+			this.mode = mode;
+		}
+
+		public List<String> getInformers() {
+			return this.informers;
+		}
+
+		public void setInformers(List<String> informers) {
+			this.informers = informers;
+		}
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -187,6 +217,23 @@ public class KubeopProperties {
 
 		public void setVirtualNodes(int virtualNodes) {
 			this.virtualNodes = virtualNodes;
+		}
+
+		/**
+		 * How the replicas split the work.
+		 */
+		public enum Mode {
+
+			/**
+			 * Every replica caches every object and handles the keys the ring gives it.
+			 */
+			CACHE_ALL,
+
+			/**
+			 * Objects are labelled with their shard and each replica caches only its own.
+			 */
+			LABELS
+
 		}
 
 	}

@@ -65,9 +65,58 @@ final class ShardingSettings {
 					"the name is a label value and a Lease name prefix: lower-case letters, digits and '-', "
 							+ "at most 63 characters (set it when spring.application.name does not fit)");
 		}
+		if (sharding.getMode() == KubeopProperties.Sharding.Mode.LABELS) {
+			checkInformers(sharding, properties.getInformers());
+		}
 		return new ShardingConfig(LeaderElectionSettings.namespace(sharding.getLeaseNamespace()), name,
-				LeaderElectionSettings.identity(sharding.getIdentity()), lease, renew, retry,
-				sharding.getVirtualNodes());
+				identity(sharding), lease, renew, retry, sharding.getVirtualNodes());
+	}
+
+	/**
+	 * Returns the replica's identity. In the labels mode it is a label value that the
+	 * informers' selectors hold before the replica joins, so it must be known up front:
+	 * the configured one, else the host name (a pod's name in a cluster).
+	 */
+	static String identity(KubeopProperties.Sharding sharding) {
+		if (sharding.getMode() != KubeopProperties.Sharding.Mode.LABELS) {
+			return LeaderElectionSettings.identity(sharding.getIdentity());
+		}
+		String identity = sharding.getIdentity();
+		if (identity == null || identity.isBlank()) {
+			try {
+				identity = java.net.InetAddress.getLocalHost().getHostName();
+			}
+			catch (java.io.IOException ex) {
+				identity = "";
+			}
+		}
+		if (identity.length() > 63 || !identity.matches("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + ".identity", identity,
+					"in the labels mode the identity is a label value: at most 63 letters, digits, '-', '_' or "
+							+ "'.', starting and ending with a letter or digit (set it to the pod's name)");
+		}
+		return identity;
+	}
+
+	private static void checkInformers(KubeopProperties.Sharding sharding, KubeopProperties.Informers informers) {
+		if (sharding.getInformers().isEmpty()) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + ".informers", "",
+					"the labels mode needs the names of the informers whose objects are labelled with their shard");
+		}
+		for (String informer : sharding.getInformers()) {
+			if (!informers.getResources().containsKey(informer)) {
+				throw new InvalidConfigurationPropertyValueException(PREFIX + ".informers", informer,
+						"there is no informer '" + informer + "' under " + InformerBeanRegistrar.PREFIX + ".resources");
+			}
+		}
+	}
+
+	/**
+	 * Returns the label selector of a sharded informer: its own, and its shard's label.
+	 */
+	static String shardSelector(String selector, String group, String identity) {
+		String shard = io.github.kubeop.shard.ShardLabels.labelKey(group) + "=" + identity;
+		return (selector == null || selector.isBlank()) ? shard : selector + "," + shard;
 	}
 
 }

@@ -107,6 +107,8 @@ public final class ShardMember {
 
 	private final ShardParticipant participant;
 
+	private final ShardLabels labels;
+
 	private final Map<String, Observed> observed = new HashMap<>();
 
 	private final Map<String, Long> firstNoticed = new HashMap<>();
@@ -141,6 +143,20 @@ public final class ShardMember {
 	 * @param participant the handlers keys move in and out of
 	 */
 	public ShardMember(ShardingConfig config, ApiClient client, ShardParticipant participant) {
+		this(config, client, participant, null);
+	}
+
+	/**
+	 * Creates a member whose informers watch only the objects labelled with its shard.
+	 * @param config the group and its timings
+	 * @param client the client whose settings and credentials the member's own
+	 * connections use
+	 * @param participant the handlers keys move in and out of
+	 * @param labels the shard labels of the sharded informers' objects, or {@code null}
+	 * when every replica caches everything
+	 */
+	public ShardMember(ShardingConfig config, ApiClient client, ShardParticipant participant, ShardLabels labels) {
+		this.labels = labels;
 		this.config = config;
 		this.client = client;
 		this.api = new CoordinationV1Api(client);
@@ -165,6 +181,9 @@ public final class ShardMember {
 		}
 		this.gate = NONE;
 		this.participant.narrow(NONE);
+		if (this.labels != null) {
+			this.labels.checkPermissions();
+		}
 		long attempt = System.nanoTime();
 		try {
 			renew(attempt + this.config.renewDeadline().toNanos());
@@ -203,6 +222,9 @@ public final class ShardMember {
 		this.participant.narrow(NONE);
 		boolean drained = this.participant.drained(NONE)
 				|| this.participant.interrupt(NONE, this.config.renewDeadline());
+		if (this.labels != null) {
+			this.labels.shutdown();
+		}
 		if (drained) {
 			deleteLease();
 		}
@@ -351,6 +373,11 @@ public final class ShardMember {
 			}
 			this.acknowledged = current.generation();
 			logger.debug("Shard member " + self + " acknowledged generation " + current.generation());
+			if (this.labels != null) {
+				// drained: what is no longer this member's may go to its new owner's
+				// cache
+				this.labels.release(current.hashRing(), self);
+			}
 			return true;
 		}
 		if (current.generation() == this.acknowledged && this.active != current.generation()
@@ -364,6 +391,17 @@ public final class ShardMember {
 			logger.info("Shard member " + self + " works by generation " + current.generation() + " of "
 					+ current.members());
 			return true;
+		}
+		if (this.labels != null && this.active == current.generation()) {
+			// settled: hand on what still carries this member's label though it is
+			// another's
+			// (labelled back by a pass that ran on an older ring), and let the first
+			// member
+			// label objects that carry no live member's label
+			this.labels.release(current.hashRing(), this.config.identity());
+			if (current.members().get(0).equals(this.config.identity())) {
+				this.labels.adopt(current.hashRing());
+			}
 		}
 		return false;
 	}

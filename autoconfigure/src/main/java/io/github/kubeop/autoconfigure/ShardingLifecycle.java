@@ -80,11 +80,15 @@ public class ShardingLifecycle implements SmartLifecycle {
 	/**
 	 * The replica's handlers as the keys of a shard move in and out of them.
 	 */
-	static final class Handlers implements ShardParticipant {
+	public static final class Handlers implements ShardParticipant {
 
 		private final HandlerRegistrar registrar;
 
-		Handlers(HandlerRegistrar registrar) {
+		/**
+		 * Creates the participant of a registrar's handlers.
+		 * @param registrar the handlers
+		 */
+		public Handlers(HandlerRegistrar registrar) {
 			this.registrar = registrar;
 		}
 

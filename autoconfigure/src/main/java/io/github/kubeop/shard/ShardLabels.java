@@ -65,6 +65,8 @@ public final class ShardLabels {
 
 	private static final Log logger = LogFactory.getLog(ShardLabels.class);
 
+	private static final int LABEL_WRITERS = 8;
+
 	private final ApiClient client;
 
 	private final String labelKey;
@@ -75,6 +77,16 @@ public final class ShardLabels {
 
 	private final ExecutorService executor = Executors.newSingleThreadExecutor((task) -> {
 		Thread thread = new Thread(task, "kubeop-sharding-labels");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	/**
+	 * Writes labels, several at a time: a first pass over thousands of unlabelled objects
+	 * is bounded by the round trips of their patches.
+	 */
+	private final ExecutorService writers = Executors.newFixedThreadPool(LABEL_WRITERS, (task) -> {
+		Thread thread = new Thread(task, "kubeop-sharding-label-writer");
 		thread.setDaemon(true);
 		return thread;
 	});
@@ -166,12 +178,33 @@ public final class ShardLabels {
 	}
 
 	private void releaseNow(HashRing ring, String self) {
+		List<Runnable> labels = new ArrayList<>();
 		for (ResourceInformer<?> informer : this.informers.get()) {
 			for (KubernetesObject object : informer.indexer().list()) {
 				String owner = ring.owner(shardKey(object));
 				if (owner != null && !owner.equals(self)) {
-					label(informer.resource(), object.getMetadata(), owner);
+					labels.add(() -> label(informer.resource(), object.getMetadata(), owner));
 				}
+			}
+		}
+		writeAll(labels);
+	}
+
+	private void writeAll(List<Runnable> labels) {
+		List<java.util.concurrent.Future<?>> written = new ArrayList<>();
+		for (Runnable label : labels) {
+			written.add(this.writers.submit(label));
+		}
+		for (java.util.concurrent.Future<?> future : written) {
+			try {
+				future.get();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			catch (java.util.concurrent.ExecutionException ex) {
+				logger.warn("Could not write a shard label: " + ex.getCause());
 			}
 		}
 	}
@@ -204,12 +237,14 @@ public final class ShardLabels {
 								.warn("Could not list unlabelled " + resource + ": HTTP " + listed.getHttpStatusCode());
 							continue;
 						}
+						List<Runnable> labels = new ArrayList<>();
 						for (DynamicKubernetesObject object : listed.getObject().getItems()) {
 							String owner = ring.owner(shardKey(object));
 							if (owner != null) {
-								label(resource, object.getMetadata(), owner);
+								labels.add(() -> label(resource, object.getMetadata(), owner));
 							}
 						}
+						writeAll(labels);
 					}
 				}
 			}
@@ -232,6 +267,7 @@ public final class ShardLabels {
 	 */
 	void shutdown() {
 		this.executor.shutdownNow();
+		this.writers.shutdownNow();
 		try {
 			this.executor.awaitTermination(5, TimeUnit.SECONDS);
 		}

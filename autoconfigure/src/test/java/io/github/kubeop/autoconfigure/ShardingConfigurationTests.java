@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.kubeop.annotation.OnAdd;
+import io.github.kubeop.actuate.InformersEndpoint;
+import io.github.kubeop.autoconfigure.actuate.KubeopEndpointAutoConfiguration;
 import io.github.kubeop.autoconfigure.health.KubeopHealthContributorAutoConfiguration;
 import io.github.kubeop.autoconfigure.metrics.KubeopMetricsAutoConfiguration;
 import io.github.kubeop.health.ShardingHealthIndicator;
@@ -64,9 +66,10 @@ import static org.awaitility.Awaitility.await;
 class ShardingConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KubeopClientAutoConfiguration.class,
-				KubeopInformersAutoConfiguration.class, KubeopHandlersAutoConfiguration.class,
-				KubeopMetricsAutoConfiguration.class, KubeopHealthContributorAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(KubeopClientAutoConfiguration.class, KubeopInformersAutoConfiguration.class,
+						KubeopHandlersAutoConfiguration.class, KubeopMetricsAutoConfiguration.class,
+						KubeopHealthContributorAutoConfiguration.class, KubeopEndpointAutoConfiguration.class))
 		.withBean(Handler.class);
 
 	@Test
@@ -141,7 +144,8 @@ class ShardingConfigurationTests {
 	}
 
 	@Test
-	void healthAndMetersShowTheReplicasShard(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
+	void healthMetersAndTheEndpointShowTheReplicasShard(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
 		CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
 		for (int i = 0; i < 3; i++) {
 			api.createNamespacedConfigMap(namespace.name(),
@@ -153,7 +157,8 @@ class ShardingConfigurationTests {
 			.withPropertyValues("kubeop.informers.namespaces=" + namespace.name(), "kubeop.sharding.enabled=true",
 					"kubeop.sharding.name=observed", "kubeop.sharding.identity=only",
 					"kubeop.sharding.lease-namespace=" + namespace.name(), "kubeop.sharding.lease-duration=4s",
-					"kubeop.sharding.renew-deadline=3s", "kubeop.sharding.retry-period=500ms")
+					"kubeop.sharding.renew-deadline=3s", "kubeop.sharding.retry-period=500ms",
+					"management.endpoints.web.exposure.include=informers")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				ShardingHealthIndicator health = context.getBean(ShardingHealthIndicator.class);
@@ -168,6 +173,13 @@ class ShardingConfigurationTests {
 				assertThat(meters.get("kubeop.sharding.members").gauge().value()).isEqualTo(1);
 				assertThat(meters.get("kubeop.sharding.moves").tag("direction", "in").functionCounter().count())
 					.isEqualTo(3);
+				Map<String, Object> endpoint = context.getBean(InformersEndpoint.class).informers();
+				assertThat(endpoint).containsKey("sharding");
+				@SuppressWarnings("unchecked")
+				Map<String, Object> ring = (Map<String, Object>) endpoint.get("sharding");
+				assertThat(ring).containsEntry("group", "observed")
+					.containsEntry("members", List.of("only"))
+					.containsEntry("acknowledged", Map.of("only", ring.get("generation")));
 			});
 	}
 

@@ -28,6 +28,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.github.kubeop.annotation.OnAdd;
 import io.github.kubeop.annotation.OnDelete;
 import io.github.kubeop.annotation.OnUpdate;
+import io.github.kubeop.annotation.Owns;
 import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
@@ -41,6 +42,8 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.Banner;
@@ -68,8 +71,8 @@ class ShardLabelsTests {
 	private static final String LABEL = "shard.kubeop.io/labelled";
 
 	@Test
-	void eachReplicaCachesAndHandlesOnlyItsShardAndMovesDeleteNothing(ControlPlane controlPlane, ApiClient client,
-			TestNamespace namespace) throws Exception {
+	void eachReplicaCachesAndHandlesOnlyItsShardOwnedObjectsFollowAndMovesDeleteNothing(ControlPlane controlPlane,
+			ApiClient client, TestNamespace namespace) throws Exception {
 		ShardingTests.Calls calls = new ShardingTests.Calls("labelled-", Duration.ZERO);
 		List<String> deletes = new CopyOnWriteArrayList<>();
 		List<ConfigurableApplicationContext> replicas = new ArrayList<>();
@@ -102,6 +105,35 @@ class ShardLabelsTests {
 			});
 			calls.assertNoOverlap();
 			Figures.record("sharding labels", "300 ConfigMaps: keys handled per replica " + calls.keysPerReplica());
+			// owned objects follow their owner's shard
+			CoreV1Api api = new CoreV1Api(client);
+			for (int i = 0; i < 10; i++) {
+				V1ConfigMap owner = api.readNamespacedConfigMap("labelled-" + i, namespace.name()).execute();
+				api.createNamespacedSecret(namespace.name(),
+						new V1Secret().metadata(new V1ObjectMeta().name("owned-" + i)
+							.ownerReferences(List.of(new V1OwnerReference().apiVersion("v1")
+								.kind("ConfigMap")
+								.name(owner.getMetadata().getName())
+								.uid(owner.getMetadata().getUid())
+								.controller(true)))))
+					.execute();
+			}
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+				for (int i = 0; i < 10; i++) {
+					String ownerShard = api.readNamespacedConfigMap("labelled-" + i, namespace.name())
+						.execute()
+						.getMetadata()
+						.getLabels()
+						.get(LABEL);
+					V1Secret secret = api.readNamespacedSecret("owned-" + i, namespace.name()).execute();
+					assertThat(secret.getMetadata().getLabels()).as("labels of owned-%d", i)
+						.containsEntry(LABEL, ownerShard);
+					String name = "owned-" + i;
+					assertThat(secrets(replicas.get(List.of("a", "b", "c").indexOf(ownerShard))).list())
+						.as("secrets cached by %s", ownerShard)
+						.anyMatch((cached) -> cached.getMetadata().getName().equals(name));
+				}
+			});
 			// a fourth replica joins: keys move to it by relabelling, which takes them
 			// out
 			// of the old owners' caches without a delete there
@@ -126,6 +158,13 @@ class ShardLabelsTests {
 	}
 
 	@SuppressWarnings("unchecked")
+	private static Lister<V1Secret> secrets(ConfigurableApplicationContext context) {
+		return (Lister<V1Secret>) context
+			.getBeanProvider(ResolvableType.forClassWithGenerics(Lister.class, V1Secret.class))
+			.getObject();
+	}
+
+	@SuppressWarnings("unchecked")
 	private static Lister<V1ConfigMap> lister(ConfigurableApplicationContext context) {
 		return (Lister<V1ConfigMap>) context
 			.getBeanProvider(ResolvableType.forClassWithGenerics(Lister.class, V1ConfigMap.class))
@@ -143,8 +182,10 @@ class ShardLabelsTests {
 			})
 			.run("--kubeop.informers.namespaces=" + namespace.name(),
 					"--kubeop.informers.resources.configMaps.api-version=v1",
-					"--kubeop.informers.resources.configMaps.kind=ConfigMap", "--kubeop.sharding.enabled=true",
-					"--kubeop.sharding.mode=labels", "--kubeop.sharding.informers=configMaps",
+					"--kubeop.informers.resources.configMaps.kind=ConfigMap",
+					"--kubeop.informers.resources.secrets.api-version=v1",
+					"--kubeop.informers.resources.secrets.kind=Secret", "--kubeop.sharding.enabled=true",
+					"--kubeop.sharding.mode=labels", "--kubeop.sharding.informers=configMaps,secrets",
 					"--kubeop.sharding.name=labelled", "--kubeop.sharding.lease-namespace=" + namespace.name(),
 					"--kubeop.sharding.identity=" + identity, "--kubeop.sharding.lease-duration=4s",
 					"--kubeop.sharding.renew-deadline=3s", "--kubeop.sharding.retry-period=500ms",
@@ -199,8 +240,10 @@ class ShardLabelsTests {
 	}
 
 	/**
-	 * Records every call; deletes by name.
+	 * Records every call; deletes by name. Owns Secrets, so that their shard follows
+	 * their owner's.
 	 */
+	@Owns(value = V1Secret.class, informer = "secrets")
 	static class RecordingHandler {
 
 		private final String replica;

@@ -35,6 +35,7 @@ import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
 import io.github.kubeop.autoconfigure.ShardingLifecycle;
+import io.github.kubeop.health.ShardingHealthIndicator;
 import io.github.kubeop.shard.ShardMember;
 import io.github.kubeop.test.FaultProxy;
 import io.github.kubeop.test.KubernetesTest;
@@ -50,6 +51,7 @@ import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.support.GenericApplicationContext;
@@ -180,6 +182,11 @@ class ShardingTests {
 					.until(() -> ofA.stream().allMatch((key) -> calls.started(key, slow.get(key))));
 				long stalled = System.nanoTime();
 				proxy.stall();
+				ShardingHealthIndicator health = new ShardingHealthIndicator(
+						replicas.get(0).getBean(ShardingLifecycle.class).member());
+				await().atMost(Duration.ofSeconds(30)).until(() -> health.health(true).getStatus() == Status.DOWN);
+				assertThat(health.health(true).getDetails().get("reason").toString())
+					.startsWith("the replica cannot renew its Lease");
 				await().atMost(Duration.ofSeconds(60))
 					.until(() -> ofA.stream().allMatch((key) -> takenOver(calls.handlerOf(key, slow.get(key)))));
 				await().atMost(Duration.ofSeconds(30)).until(calls::allEnded);

@@ -32,6 +32,7 @@ import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.ResourceKind;
 import io.github.kubeop.queue.RateLimitingQueue;
+import io.github.kubeop.resource.ResourceType;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
@@ -260,9 +261,18 @@ public class HandlerRegistrar {
 					+ String.join(", ", candidates.stream().map((c) -> c.spec().name()).toList())
 					+ "); name one in the annotation's 'informer' attribute");
 		}
+		if (ResourceType.isCustomResource(type)) {
+			// a typed custom resource names its group, version and kind itself
+			ResourceType resource = ResourceType.of(type);
+			InformerSpec spec = InformerSpec
+				.of(decapitalize(type.getSimpleName()), resource.apiVersion(), resource.kind(), type)
+				.withNamespaces(this.defaultNamespaces.toArray(String[]::new))
+				.withResyncPeriod(this.defaultResyncPeriod);
+			return this.informers.informer(spec);
+		}
 		GroupVersionKind gvk = ModelMapper.preBuiltGetGroupVersionKindByClass(type)
 			.orElseThrow(() -> new IllegalStateException("Handler '" + handler + "' takes " + type.getName()
-					+ ", which is not a generated model; configure an informer for it under "
+					+ ", which is neither a generated model nor annotated with @KubernetesResource; configure an informer for it under "
 					+ "kubeop.informers.resources and name it in the annotation's 'informer' attribute"));
 		// generated model names carry no group (V1Deployment): ask the server which group
 		// serves the kind

@@ -475,7 +475,7 @@ public class KubeopProperties {
 		 * Retry back-off of this handler. Unset values default to
 		 * kubeop.handlers.rate-limiter.
 		 */
-		private final RateLimiter rateLimiter = new RateLimiter(null, null, null, null);
+		private final RateLimiter rateLimiter = RateLimiter.unset();
 
 		public Integer getWorkers() {
 			return this.workers;
@@ -500,32 +500,37 @@ public class KubeopProperties {
 		/**
 		 * Delay before the first retry of a key; doubled on each further failure.
 		 */
-		private Duration baseDelay;
+		private Duration baseDelay = Duration.ofMillis(5);
 
 		/**
 		 * Longest delay between retries of a key.
 		 */
-		private Duration maxDelay;
+		private Duration maxDelay = Duration.ofSeconds(1000);
 
 		/**
 		 * Retries per second across all keys of a handler.
 		 */
-		private Double qps;
+		private Double qps = 10.0;
 
 		/**
 		 * Retries allowed at once before the per-second rate applies.
 		 */
-		private Integer burst;
+		private Integer burst = 100;
 
-		public RateLimiter() {
-			this(Duration.ofMillis(5), Duration.ofSeconds(1000), 10.0, 100);
-		}
-
-		RateLimiter(Duration baseDelay, Duration maxDelay, Double qps, Integer burst) {
-			this.baseDelay = baseDelay;
-			this.maxDelay = maxDelay;
-			this.qps = qps;
-			this.burst = burst;
+		/**
+		 * A rate limiter whose values are all unset, so that each falls back to
+		 * kubeop.handlers.rate-limiter. The defaults are field initialisers (not
+		 * constructor arguments) so that the configuration processor puts them in the
+		 * metadata.
+		 * @return a rate limiter without values
+		 */
+		static RateLimiter unset() {
+			RateLimiter unset = new RateLimiter();
+			unset.baseDelay = null;
+			unset.maxDelay = null;
+			unset.qps = null;
+			unset.burst = null;
+			return unset;
 		}
 
 		public Duration getBaseDelay() {

@@ -169,6 +169,15 @@ public class HandlerRegistrar {
 	}
 
 	/**
+	 * Shuts down every handler's queue. Called when the context closes, also when it
+	 * failed to start before the handlers' lifecycle ran, so that no queue thread
+	 * outlives it; after {@link #shutdown(Duration)} it changes nothing.
+	 */
+	public synchronized void close() {
+		this.controllers.forEach((controller) -> controller.queue().shutDown());
+	}
+
+	/**
 	 * Narrows the keys every handler handles; see {@link Controller#narrowKeys}.
 	 * @param keys the keys this replica keeps
 	 */

@@ -29,10 +29,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
+import io.github.kubeop.leader.BoundedRequests;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
@@ -41,8 +41,6 @@ import io.kubernetes.client.openapi.models.V1LeaseList;
 import io.kubernetes.client.openapi.models.V1LeaseSpec;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import okhttp3.Call;
-import okhttp3.ConnectionPool;
-import okhttp3.OkHttpClient;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -99,11 +97,9 @@ public final class ShardMember {
 
 	private final ShardingConfig config;
 
-	private final ApiClient client;
-
 	private final CoordinationV1Api api;
 
-	private final OkHttpClient http;
+	private final BoundedRequests requests;
 
 	private final ShardParticipant participant;
 
@@ -158,13 +154,8 @@ public final class ShardMember {
 	public ShardMember(ShardingConfig config, ApiClient client, ShardParticipant participant, ShardLabels labels) {
 		this.labels = labels;
 		this.config = config;
-		this.client = client;
 		this.api = new CoordinationV1Api(client);
-		this.http = client.getHttpClient()
-			.newBuilder()
-			.connectionPool(new ConnectionPool())
-			.callTimeout(config.renewDeadline())
-			.build();
+		this.requests = new BoundedRequests(client, config.renewDeadline());
 		this.participant = participant;
 	}
 
@@ -599,22 +590,7 @@ public final class ShardMember {
 	}
 
 	private <R> R execute(Call prepared, long deadline, Class<R> type) throws ApiException {
-		long left = deadline - System.nanoTime();
-		if (left <= 0) {
-			throw new ApiException("The renew deadline has passed");
-		}
-		Call call = this.http.newCall(prepared.request());
-		call.timeout().timeout(left, TimeUnit.NANOSECONDS);
-		try {
-			return this.client.<R>execute(call, type).getData();
-		}
-		catch (ApiException ex) {
-			if (ex.getCode() == 0) {
-				// a connection that timed out is likely dead: the next attempt dials anew
-				this.http.connectionPool().evictAll();
-			}
-			throw ex;
-		}
+		return this.requests.execute(prepared, deadline, type);
 	}
 
 	private String describeFailure(ApiException ex) {

@@ -17,6 +17,7 @@
 package io.github.kubeop.autoconfigure;
 
 import io.github.kubeop.informer.InformerRegistry;
+import io.github.kubeop.write.KubernetesTemplate;
 import io.kubernetes.client.openapi.ApiClient;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -30,7 +31,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration of the informer registry, its lifecycle, and the informer, Lister
- * and Indexer beans of {@code kubeop.informers.resources}.
+ * and Indexer beans of {@code kubeop.informers.resources}, and of the
+ * {@link KubernetesTemplate}, which shares the registry's resource discovery.
  *
  * @author Kubeop authors
  */
@@ -57,6 +59,17 @@ public final class KubeopInformersAutoConfiguration {
 	@ConditionalOnBean(InformerRegistry.class)
 	InformersLifecycle kubeopInformersLifecycle(InformerRegistry registry, KubeopProperties properties) {
 		return new InformersLifecycle(registry, properties.getInformers().getSyncTimeout());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(InformerRegistry.class)
+	KubernetesTemplate kubernetesTemplate(ApiClient client, InformerRegistry registry, KubeopProperties properties,
+			Environment environment) {
+		KubeopProperties.Write write = properties.getWrite();
+		String fieldManager = (write.getFieldManager() != null) ? write.getFieldManager()
+				: environment.getProperty("spring.application.name", "kubeop");
+		return new KubernetesTemplate(client, registry, fieldManager, write.isForceConflicts());
 	}
 
 }

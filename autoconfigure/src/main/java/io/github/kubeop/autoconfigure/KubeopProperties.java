@@ -48,6 +48,8 @@ public class KubeopProperties {
 
 	private final Health health = new Health();
 
+	private final Write write = new Write();
+
 	public Client getClient() {
 		return this.client;
 	}
@@ -234,6 +236,45 @@ public class KubeopProperties {
 			 */
 			LABELS
 
+		}
+
+	}
+
+	public Write getWrite() {
+		return this.write;
+	}
+
+	/**
+	 * Writes through the KubernetesTemplate.
+	 */
+	public static final class Write {
+
+		/**
+		 * Field manager of server-side applies. Defaults to "spring.application.name",
+		 * else "kubeop".
+		 */
+		private String fieldManager;
+
+		/**
+		 * Whether server-side applies take over fields owned by other managers, as
+		 * controllers do.
+		 */
+		private boolean forceConflicts = true;
+
+		public String getFieldManager() {
+			return this.fieldManager;
+		}
+
+		public void setFieldManager(String fieldManager) {
+			this.fieldManager = fieldManager;
+		}
+
+		public boolean isForceConflicts() {
+			return this.forceConflicts;
+		}
+
+		public void setForceConflicts(boolean forceConflicts) {
+			this.forceConflicts = forceConflicts;
 		}
 
 	}

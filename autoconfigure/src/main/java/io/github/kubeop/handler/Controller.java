@@ -54,6 +54,15 @@ public final class Controller<T extends KubernetesObject> {
 
 	private static final Log logger = LogFactory.getLog(Controller.class);
 
+	/**
+	 * How long the next call for a key waits at most for the informers to show the writes
+	 * of its earlier calls; a write whose object left the informer's view, and was not
+	 * followed by another change, is only given up on after this.
+	 */
+	static final Duration UNSEEN_WRITES_BOUND = Duration.ofSeconds(10);
+
+	private static final Duration UNSEEN_WRITES_RECHECK = Duration.ofMillis(100);
+
 	private final HandlerEndpoint endpoint;
 
 	private final ResourceInformer<T> informer;
@@ -75,6 +84,12 @@ public final class Controller<T extends KubernetesObject> {
 	private final Map<String, Set<Trigger>> triggers = new ConcurrentHashMap<>();
 
 	private final Map<String, HandlerMethod.Kind> requeues = new ConcurrentHashMap<>();
+
+	/**
+	 * Writes of the last calls per key that an informer has not shown yet: the next call
+	 * for the key waits for them, so that it never reads an older state of what it wrote.
+	 */
+	private final Map<String, UnseenWrites> unseenWrites = new ConcurrentHashMap<>();
 
 	private final ResourceEventHandler<T> events;
 
@@ -374,6 +389,14 @@ public final class Controller<T extends KubernetesObject> {
 			last = null;
 			finalState = null;
 		}
+		if (current != null && !writesSeen(key)) {
+			// the informers are behind this key's own writes: called now, the handler
+			// would read older states of what it wrote. The informer's change of the
+			// written object queues the key again; the delay is the fallback.
+			restoreTriggers(key, triggers);
+			this.queue.addAfter(key, UNSEEN_WRITES_RECHECK);
+			return;
+		}
 		Call<T> call = decide(key, cached, current, last, finalState, triggers);
 		if (call == null) {
 			remember(key, current, finalState);
@@ -404,6 +427,7 @@ public final class Controller<T extends KubernetesObject> {
 				call.finalStateUnknown);
 		long start = System.nanoTime();
 		Duration requeueAfter;
+		HandlerCall handlerCall = HandlerCall.begin(name(), key, call.newObject, this.informer.resource());
 		try {
 			requeueAfter = call.invoke(context);
 		}
@@ -419,6 +443,16 @@ public final class Controller<T extends KubernetesObject> {
 			return true;
 		}
 		catch (Exception ex) {
+			if (isConflict(ex)) {
+				// a write lost an optimistic-concurrency race: routine, not a failure
+				logger.debug("Handler " + name() + " met a write conflict for " + key + "; calling it again", ex);
+				settle(epoch, () -> {
+					restoreTriggers(key, triggers);
+					this.queue.addRateLimited(key);
+				});
+				this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
+				return false;
+			}
 			if (context.attempt() == 1) {
 				logger.warn("Handler " + name() + " failed for " + key + " (" + call.trigger + "), retrying: " + ex,
 						ex);
@@ -440,6 +474,10 @@ public final class Controller<T extends KubernetesObject> {
 			// must still know why it was queued
 			settle(epoch, () -> restoreTriggers(key, triggers));
 			throw ex;
+		}
+		finally {
+			handlerCall.end();
+			rememberWrites(key, handlerCall);
 		}
 		HandlerObserver.Outcome outcome = (requeueAfter == null || requeueAfter.isNegative() || current == null)
 				? HandlerObserver.Outcome.SUCCESS
@@ -537,6 +575,44 @@ public final class Controller<T extends KubernetesObject> {
 		boolean finalStateUnknown = reported ? finalState.unknown() : gone;
 		return new Call<>(HandlerMethod.Kind.DELETE, Trigger.DELETED, null, object, finalStateUnknown,
 				this.endpoint.methods(HandlerMethod.Kind.DELETE));
+	}
+
+	private void rememberWrites(String key, HandlerCall call) {
+		if (!call.writes().isEmpty()) {
+			this.unseenWrites.merge(key, new UnseenWrites(List.copyOf(call.writes()), System.nanoTime()),
+					(earlier, later) -> new UnseenWrites(HandlerCall.Write.merge(earlier.writes(), later.writes()),
+							later.since()));
+		}
+	}
+
+	/**
+	 * Whether the informers show every write of the key's earlier calls, or the bound of
+	 * waiting for them has passed.
+	 */
+	private boolean writesSeen(String key) {
+		UnseenWrites unseen = this.unseenWrites.get(key);
+		if (unseen == null) {
+			return true;
+		}
+		boolean seen = unseen.writes().stream().allMatch(HandlerCall.Write::seen);
+		if (!seen && System.nanoTime() - unseen.since() < UNSEEN_WRITES_BOUND.toNanos()) {
+			return false;
+		}
+		if (!seen) {
+			logger.debug("Handler " + name() + " calls " + key + " although an informer has not shown its writes after "
+					+ UNSEEN_WRITES_BOUND.toSeconds() + "s");
+		}
+		this.unseenWrites.remove(key, unseen);
+		return true;
+	}
+
+	private static boolean isConflict(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof ApiException api && api.getCode() == 409) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private void remember(String key, T current, FinalState<T> consumed) {
@@ -723,6 +799,16 @@ public final class Controller<T extends KubernetesObject> {
 
 	}
 
+	/**
+	 * Writes of a key's calls not yet shown by the informers.
+	 *
+	 * @param writes the writes
+	 * @param since when the last call that wrote ended, in {@link System#nanoTime()}
+	 */
+	private record UnseenWrites(List<HandlerCall.Write> writes, long since) {
+
+	}
+
 	private record Call<T>(HandlerMethod.Kind kind, Trigger trigger, T oldObject, T newObject,
 			boolean finalStateUnknown, List<HandlerMethod> methods) {
 
@@ -885,6 +971,7 @@ public final class Controller<T extends KubernetesObject> {
 		this.finalStates.remove(key);
 		this.triggers.remove(key);
 		this.requeues.remove(key);
+		this.unseenWrites.remove(key);
 	}
 
 	/**
@@ -895,7 +982,7 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	public int retainedKeys() {
 		return this.queue.length() + this.delivered.size() + this.finalStates.size() + this.triggers.size()
-				+ this.requeues.size();
+				+ this.requeues.size() + this.unseenWrites.size();
 	}
 
 	/**
@@ -907,6 +994,7 @@ public final class Controller<T extends KubernetesObject> {
 		this.finalStates.clear();
 		this.triggers.clear();
 		this.requeues.clear();
+		this.unseenWrites.clear();
 		if (this.alive.isEmpty()) {
 			// no worker can take a key, so this cannot block
 			while (this.queue.length() > 0) {

@@ -662,6 +662,10 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		return this.lastError;
 	}
 
+	String namespace() {
+		return this.namespace;
+	}
+
 	String lastResourceVersion() {
 		return this.lastResourceVersion;
 	}

@@ -449,6 +449,42 @@ public final class ResourceInformer<T extends KubernetesObject> {
 				: namespace + "/" + object.getMetadata().getName();
 	}
 
+	/**
+	 * Whether this informer has seen a change of its resource later than the given
+	 * resourceVersion in the given namespace: every change up to that resourceVersion is
+	 * then in the cache, since the watch delivers changes in order and records a
+	 * resourceVersion before it applies the change.
+	 * @param namespace the namespace, {@code null} for a cluster-scoped object
+	 * @param resourceVersion the resourceVersion
+	 * @return whether a later change was seen
+	 */
+	public boolean hasSeenAfter(String namespace, String resourceVersion) {
+		return this.loops.stream()
+			.filter((loop) -> loop.namespace() == null || loop.namespace().equals(namespace))
+			.map(ListWatch::lastResourceVersion)
+			.anyMatch((seen) -> seen != null && compareResourceVersions(seen, resourceVersion) > 0);
+	}
+
+	/**
+	 * Compares two resourceVersions as numbers, as etcd-backed API servers issue them
+	 * (the Java Operator SDK and client-go's watch cache do the same); a resourceVersion
+	 * that is not a number compares as equal only to itself and older than any other.
+	 * @param left one resourceVersion
+	 * @param right another
+	 * @return negative, zero or positive as {@code left} is older, the same or newer
+	 */
+	public static int compareResourceVersions(String left, String right) {
+		if (left == null || right == null) {
+			return (left == null) ? ((right == null) ? 0 : -1) : 1;
+		}
+		try {
+			return Long.compare(Long.parseLong(left), Long.parseLong(right));
+		}
+		catch (NumberFormatException ex) {
+			return left.equals(right) ? 0 : -1;
+		}
+	}
+
 	private static String resourceVersion(KubernetesObject object) {
 		String resourceVersion = object.getMetadata().getResourceVersion();
 		return (resourceVersion != null) ? resourceVersion : "";

@@ -1,0 +1,187 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.handler;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.github.kubeop.informer.InformerRegistry;
+import io.github.kubeop.informer.InformerSpec;
+import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.informer.ResourceKind;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+
+import org.springframework.util.StringUtils;
+
+/**
+ * The handler call running on the current thread, for code that acts on its behalf, such
+ * as {@code KubernetesTemplate}: which object is handled, and which writes the call made.
+ * <p>
+ * Writes are remembered as the resourceVersions the API server answered with. Before the
+ * next call for the same key the handler waits until every informer that caches a written
+ * object has caught up with that write, so that a handler never reads an older state of
+ * what it wrote from a cache (the stale-cache conflicts of controller-runtime #1464).
+ *
+ * @author Kubeop authors
+ */
+public final class HandlerCall {
+
+	private static final ThreadLocal<HandlerCall> current = new ThreadLocal<>();
+
+	private final String handler;
+
+	private final String key;
+
+	private final KubernetesObject object;
+
+	private final ResourceKind resource;
+
+	private final Map<String, Write> writes = new LinkedHashMap<>();
+
+	private HandlerCall(String handler, String key, KubernetesObject object, ResourceKind resource) {
+		this.handler = handler;
+		this.key = key;
+		this.object = object;
+		this.resource = resource;
+	}
+
+	/**
+	 * Returns the call running on this thread.
+	 * @return the call, or {@code null} outside handler calls
+	 */
+	public static HandlerCall current() {
+		return current.get();
+	}
+
+	static HandlerCall begin(String handler, String key, KubernetesObject object, ResourceKind resource) {
+		HandlerCall call = new HandlerCall(handler, key, object, resource);
+		current.set(call);
+		return call;
+	}
+
+	void end() {
+		current.remove();
+	}
+
+	/**
+	 * Returns the name of the handler.
+	 * @return the handler name
+	 */
+	public String handler() {
+		return this.handler;
+	}
+
+	/**
+	 * Returns the key of the handled object.
+	 * @return the key
+	 */
+	public String key() {
+		return this.key;
+	}
+
+	/**
+	 * Returns the object handled, as the handler method received it.
+	 * @return the object, or {@code null} for a delete
+	 */
+	public KubernetesObject object() {
+		return this.object;
+	}
+
+	/**
+	 * Returns the resource of the handled object.
+	 * @return the resource
+	 */
+	public ResourceKind resource() {
+		return this.resource;
+	}
+
+	/**
+	 * Records that this call wrote an object, so that the next call for this key waits
+	 * until every informer whose view holds the object has seen the write. Informers with
+	 * a field selector are not waited for: whether the object is in their view cannot be
+	 * told here.
+	 * @param informers the informers
+	 * @param resource the written object's resource
+	 * @param written the object as the API server answered the write
+	 */
+	public void wrote(InformerRegistry informers, ResourceKind resource, KubernetesObject written) {
+		V1ObjectMeta metadata = written.getMetadata();
+		if (metadata == null || metadata.getResourceVersion() == null) {
+			return;
+		}
+		Map<String, String> labels = (metadata.getLabels() != null) ? metadata.getLabels() : Map.of();
+		String objectKey = ResourceInformer.key(written);
+		for (ResourceInformer<?> informer : informers.informers()) {
+			InformerSpec<?> spec = informer.spec();
+			boolean sameResource = informer.resource().group().equals(resource.group())
+					&& informer.resource().plural().equals(resource.plural());
+			boolean inView = !resource.namespaced() || spec.namespaces().isEmpty()
+					|| spec.namespaces().contains(metadata.getNamespace());
+			boolean selected = !StringUtils.hasText(spec.fieldSelector()) && (!StringUtils.hasText(spec.labelSelector())
+					|| LabelSelector.parse(spec.labelSelector()).test(labels));
+			if (sameResource && inView && selected) {
+				this.writes.put(spec.name() + "|" + objectKey,
+						new Write(informer, objectKey, metadata.getNamespace(), metadata.getResourceVersion()));
+			}
+		}
+	}
+
+	Collection<Write> writes() {
+		return this.writes.values();
+	}
+
+	/**
+	 * A write the next call for the key waits for.
+	 *
+	 * @param informer the informer that caches the object
+	 * @param objectKey the object's key in that informer
+	 * @param namespace the object's namespace, {@code null} if cluster-scoped
+	 * @param resourceVersion the resourceVersion the server answered the write with
+	 */
+	record Write(ResourceInformer<?> informer, String objectKey, String namespace, String resourceVersion) {
+
+		/**
+		 * Whether the informer has caught up with the write: it caches that state of the
+		 * object or a newer one, or it has seen a later change of the resource, so the
+		 * write (or the delete of the object that followed it) is behind it.
+		 */
+		boolean seen() {
+			KubernetesObject cached = this.informer.indexer().getByKey(this.objectKey);
+			if (cached != null && ResourceInformer.compareResourceVersions(cached.getMetadata().getResourceVersion(),
+					this.resourceVersion) >= 0) {
+				return true;
+			}
+			return this.informer.hasSeenAfter(this.namespace, this.resourceVersion);
+		}
+
+		static List<Write> merge(List<Write> earlier, Collection<Write> later) {
+			Map<String, Write> merged = new LinkedHashMap<>();
+			for (Write write : earlier) {
+				merged.put(write.informer.spec().name() + "|" + write.objectKey, write);
+			}
+			for (Write write : later) {
+				merged.put(write.informer.spec().name() + "|" + write.objectKey, write);
+			}
+			return List.copyOf(merged.values());
+		}
+
+	}
+
+}

@@ -1,0 +1,513 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.write;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
+import com.google.gson.TypeAdapter;
+import com.google.gson.TypeAdapterFactory;
+import com.google.gson.reflect.TypeToken;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonWriter;
+import io.github.kubeop.handler.HandlerCall;
+import io.github.kubeop.informer.InformerRegistry;
+import io.github.kubeop.informer.ResourceDiscovery;
+import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.informer.ResourceKind;
+import io.github.kubeop.resource.ResourceType;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.Pair;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+
+/**
+ * Writes objects to the API server the way controllers are expected to, for generated
+ * models ({@code V1Deployment}), typed custom resources ({@link ResourceType}) and
+ * {@link DynamicKubernetesObject}s. Thread-safe: one instance serves every handler.
+ * <ul>
+ * <li>{@link #apply} server-side applies the desired state under the template's field
+ * manager: the server merges it with what other managers own, and repairs drift in the
+ * fields this manager owns. Only the desired fields are sent: {@code null}s are never
+ * serialised, and the fields the server owns ({@code resourceVersion},
+ * {@code managedFields}, {@code uid}, {@code status}, ...) are dropped, since an apply
+ * that carried a read object's {@code resourceVersion} would turn into an optimistic lock
+ * and one that carried its {@code status} would claim fields it does not mean to
+ * own.</li>
+ * <li>{@link #applyStatus} applies a status through the status subresource, keeps
+ * {@code observedGeneration}, and sends nothing when the status is unchanged.</li>
+ * <li>{@link #update} replaces an object under optimistic concurrency, as
+ * controller-runtime's {@code client.Update}.</li>
+ * </ul>
+ * Inside a handler call:
+ * <ul>
+ * <li>an applied object gets the handled object as its controller owner (as
+ * controller-runtime's {@code SetControllerReference}), unless it already has a
+ * controller or is the handled object itself; deleting the owner then lets the garbage
+ * collector delete it;</li>
+ * <li>every write is remembered with the resourceVersion the server answered, and the
+ * next call for the same key waits until the informers caching the written objects show
+ * that state or a newer one: a handler never reads an older state of what it wrote (see
+ * {@link HandlerCall});</li>
+ * <li>a {@code 409 Conflict} from a write ends the call and calls it again, rate-limited,
+ * without counting it as a failure; any other rejection is a handler failure carrying the
+ * server's message, retried with back-off.</li>
+ * </ul>
+ *
+ * @author Kubeop authors
+ */
+public class KubernetesTemplate {
+
+	private static final MediaType APPLY_PATCH = MediaType.get("application/apply-patch+yaml");
+
+	private static final MediaType JSON = MediaType.get("application/json");
+
+	private static final String[] AUTH_NAMES = { "BearerToken" };
+
+	private static final Pattern GENERATED_MODEL = Pattern.compile("V(\\d+(?:alpha\\d+|beta\\d+)?)([A-Z].*)");
+
+	private static final List<String> SERVER_OWNED_METADATA = List.of("resourceVersion", "managedFields",
+			"creationTimestamp", "generation", "uid", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds");
+
+	private final ApiClient client;
+
+	private final Gson gson;
+
+	private final InformerRegistry informers;
+
+	private final ResourceDiscovery discovery;
+
+	private final String fieldManager;
+
+	private final boolean forceConflicts;
+
+	private final Map<String, ResourceKind> kinds = new ConcurrentHashMap<>();
+
+	/**
+	 * Creates a new template.
+	 * @param client the client to write with
+	 * @param informers the informers whose caches must show a handler's writes before its
+	 * next call; their discovery maps kinds to resources
+	 * @param fieldManager the field manager of every apply
+	 * @param forceConflicts whether applies take over fields other managers own
+	 */
+	public KubernetesTemplate(ApiClient client, InformerRegistry informers, String fieldManager,
+			boolean forceConflicts) {
+		this.client = client;
+		this.gson = client.getJSON()
+			.getGson()
+			.newBuilder()
+			.registerTypeAdapterFactory(new EmptyContainersAsAbsent())
+			.create();
+		this.informers = informers;
+		this.discovery = informers.discovery();
+		this.fieldManager = fieldManager;
+		this.forceConflicts = forceConflicts;
+	}
+
+	/**
+	 * Returns the field manager of this template's applies.
+	 * @return the field manager
+	 */
+	public String getFieldManager() {
+		return this.fieldManager;
+	}
+
+	/**
+	 * Server-side applies the desired state of an object (never its status) and returns
+	 * the object as the server stored it. Inside a handler call the handled object
+	 * becomes the controller owner of the applied one, unless it has a controller already
+	 * or is the handled object itself.
+	 * @param <T> the object type
+	 * @param desired the fields the caller wants to own; needs a name, and a namespace if
+	 * the kind is namespaced
+	 * @return the object the server answered with
+	 * @throws ApiException if the server rejects the apply; its message carries the
+	 * server's message
+	 * @throws IllegalArgumentException if the handled object cannot own the applied one
+	 * (an object of another namespace, or a cluster-scoped object for a namespaced owner)
+	 */
+	public <T> T apply(T desired) throws ApiException {
+		JsonObject body = toJson(desired);
+		body.remove("status");
+		ResourceKind kind = kindOf(desired, body);
+		JsonObject metadata = metadataOf(body, kind);
+		SERVER_OWNED_METADATA.forEach(metadata::remove);
+		addControllerReference(kind, metadata);
+		String answer = send(kind, metadata, "", "PATCH", applyQuery(),
+				RequestBody.create(body.toString(), APPLY_PATCH));
+		return written(kind, decode(answer, desired));
+	}
+
+	/**
+	 * Server-side applies a status to the status subresource of an object, unless the
+	 * object already has that status, in which case no request is made. When the status
+	 * type has an {@code observedGeneration} property it is set to the object's
+	 * {@code metadata.generation}.
+	 * <p>
+	 * "Already has": every field the new status sets has that value in the current one,
+	 * where {@code null}, zero, {@code false} and empty values count as unset (the API
+	 * server omits them in its own types); fields that only the current status has, such
+	 * as those of other managers, are not compared. A field the operator stops setting is
+	 * therefore removed by the next status write that changes something.
+	 * <p>
+	 * Apply rather than a merge patch: a status field or condition the operator no longer
+	 * sets is removed, while status fields other managers own are kept.
+	 * @param <T> the object type
+	 * @param current the object as last read, whose status is compared with the new one
+	 * @param status the new status
+	 * @return the object the server answered with, or {@code current} if nothing changed
+	 * @throws ApiException if the server rejects the write; its message carries the
+	 * server's message
+	 */
+	public <T> T applyStatus(T current, Object status) throws ApiException {
+		JsonObject currentJson = toJson(current);
+		ResourceKind kind = kindOf(current, currentJson);
+		JsonObject currentMetadata = metadataOf(currentJson, kind);
+		JsonObject newStatus = this.gson.toJsonTree(status).getAsJsonObject();
+		if (currentMetadata.has("generation") && hasProperty(status.getClass(), "observedGeneration")) {
+			newStatus.add("observedGeneration", currentMetadata.get("generation"));
+		}
+		if (contains(currentJson.get("status"), newStatus)) {
+			return current;
+		}
+		JsonObject metadata = new JsonObject();
+		metadata.add("name", currentMetadata.get("name"));
+		if (currentMetadata.has("namespace")) {
+			metadata.add("namespace", currentMetadata.get("namespace"));
+		}
+		JsonObject body = new JsonObject();
+		body.addProperty("apiVersion", kind.apiVersion());
+		body.addProperty("kind", kind.kind());
+		body.add("metadata", metadata);
+		body.add("status", newStatus);
+		String answer = send(kind, metadata, "/status", "PATCH", applyQuery(),
+				RequestBody.create(body.toString(), APPLY_PATCH));
+		return written(kind, decode(answer, current));
+	}
+
+	/**
+	 * Replaces an object, its status excepted, under optimistic concurrency: the write
+	 * fails with {@code 409 Conflict} if the object changed since the
+	 * {@code resourceVersion} it carries. For what apply cannot express, such as removing
+	 * an entry another manager added.
+	 * @param <T> the object type
+	 * @param object the object, with the {@code resourceVersion} it was read at
+	 * @return the object the server answered with
+	 * @throws ApiException if the server rejects the write, {@code 409} among others
+	 */
+	public <T> T update(T object) throws ApiException {
+		JsonObject body = toJson(object);
+		ResourceKind kind = kindOf(object, body);
+		JsonObject metadata = metadataOf(body, kind);
+		List<Pair> query = new ArrayList<>();
+		query.add(new Pair("fieldManager", this.fieldManager));
+		String answer = send(kind, metadata, "", "PUT", query, RequestBody.create(body.toString(), JSON));
+		return written(kind, decode(answer, object));
+	}
+
+	private List<Pair> applyQuery() {
+		List<Pair> query = new ArrayList<>();
+		query.add(new Pair("fieldManager", this.fieldManager));
+		query.add(new Pair("force", Boolean.toString(this.forceConflicts)));
+		return query;
+	}
+
+	/**
+	 * Makes the object handled by the current call the controller owner of an applied
+	 * object, as controller-runtime's {@code SetControllerReference}.
+	 */
+	private void addControllerReference(ResourceKind kind, JsonObject metadata) {
+		HandlerCall call = HandlerCall.current();
+		if (call == null || call.object() == null || call.object().getMetadata().getUid() == null) {
+			return;
+		}
+		KubernetesObject owner = call.object();
+		ResourceKind ownerKind = call.resource();
+		String namespace = string(metadata, "namespace");
+		boolean self = ownerKind.group().equals(kind.group()) && ownerKind.plural().equals(kind.plural())
+				&& owner.getMetadata().getName().equals(string(metadata, "name"));
+		JsonArray references = metadata.has("ownerReferences") ? metadata.getAsJsonArray("ownerReferences")
+				: new JsonArray();
+		boolean controlled = references.asList()
+			.stream()
+			.anyMatch((reference) -> reference.isJsonObject() && reference.getAsJsonObject().has("controller")
+					&& reference.getAsJsonObject().get("controller").getAsBoolean());
+		if (self || controlled) {
+			return;
+		}
+		if (ownerKind.namespaced() && (!kind.namespaced() || !owner.getMetadata().getNamespace().equals(namespace))) {
+			throw new IllegalArgumentException(
+					ownerKind.kind() + " " + "'" + ResourceInformer.key(owner) + "'" + " cannot own " + kind.kind()
+							+ " '" + name(metadata) + "': a namespaced owner only owns objects of its own namespace");
+		}
+		JsonObject reference = new JsonObject();
+		reference.addProperty("apiVersion", ownerKind.apiVersion());
+		reference.addProperty("kind", ownerKind.kind());
+		reference.addProperty("name", owner.getMetadata().getName());
+		reference.addProperty("uid", owner.getMetadata().getUid());
+		reference.add("controller", new JsonPrimitive(true));
+		reference.add("blockOwnerDeletion", new JsonPrimitive(true));
+		references.add(reference);
+		metadata.add("ownerReferences", references);
+	}
+
+	private <T> T written(ResourceKind kind, T answer) {
+		HandlerCall call = HandlerCall.current();
+		if (call != null && answer instanceof KubernetesObject object) {
+			call.wrote(this.informers, kind, object);
+		}
+		return answer;
+	}
+
+	private JsonObject toJson(Object object) {
+		if (object instanceof DynamicKubernetesObject dynamic) {
+			return dynamic.getRaw().deepCopy();
+		}
+		return this.gson.toJsonTree(object).getAsJsonObject();
+	}
+
+	private ResourceKind kindOf(Object object, JsonObject json) {
+		ResourceKind kind = this.kinds.computeIfAbsent(cacheKey(object, json), (key) -> resolve(object, json));
+		json.addProperty("apiVersion", kind.apiVersion());
+		json.addProperty("kind", kind.kind());
+		return kind;
+	}
+
+	private String cacheKey(Object object, JsonObject json) {
+		if (object instanceof DynamicKubernetesObject) {
+			return string(json, "apiVersion") + "|" + string(json, "kind");
+		}
+		return object.getClass().getName();
+	}
+
+	private ResourceKind resolve(Object object, JsonObject json) {
+		Class<?> type = object.getClass();
+		if (ResourceType.isCustomResource(type)) {
+			ResourceType resourceType = ResourceType.of(type);
+			return this.discovery.resolve(resourceType.apiVersion(), resourceType.plural());
+		}
+		String apiVersion = string(json, "apiVersion");
+		String kind = string(json, "kind");
+		if (apiVersion != null && kind != null && object instanceof DynamicKubernetesObject) {
+			return this.discovery.resolve(apiVersion, kind);
+		}
+		Matcher model = GENERATED_MODEL.matcher(type.getSimpleName());
+		if (!model.matches()) {
+			throw new IllegalArgumentException("Cannot tell the kind of " + type.getName()
+					+ ": use a generated model, a @KubernetesResource class or a DynamicKubernetesObject");
+		}
+		String version = "v" + model.group(1);
+		return this.discovery.resolve(this.discovery.apiVersionOf(version, model.group(2)), model.group(2));
+	}
+
+	private static JsonObject metadataOf(JsonObject json, ResourceKind kind) {
+		JsonObject metadata = json.getAsJsonObject("metadata");
+		if (metadata == null || string(metadata, "name") == null) {
+			throw new IllegalArgumentException("A " + kind.kind() + " to write needs metadata.name");
+		}
+		if (kind.namespaced() && string(metadata, "namespace") == null) {
+			throw new IllegalArgumentException("A " + kind.kind() + " is namespaced: set metadata.namespace of '"
+					+ string(metadata, "name") + "'");
+		}
+		return metadata;
+	}
+
+	private String send(ResourceKind kind, JsonObject metadata, String subresource, String method, List<Pair> query,
+			RequestBody body) throws ApiException {
+		String path = kind.collectionPath(string(metadata, "namespace")) + "/" + string(metadata, "name") + subresource;
+		// The generated client cannot serialise an apply patch body, so the call is
+		// built for its URL and authentication and then given the body.
+		Request request = this.client
+			.buildCall(this.client.getBasePath(), path, "GET", query, new ArrayList<>(), null, new HashMap<>(),
+					new HashMap<>(), new HashMap<>(), AUTH_NAMES, null)
+			.request()
+			.newBuilder()
+			.method(method, body)
+			.build();
+		try (Response response = this.client.getHttpClient().newCall(request).execute()) {
+			String answer = (response.body() != null) ? response.body().string() : "";
+			if (!response.isSuccessful()) {
+				String verb = method.equals("PUT") ? "Update" : "Apply";
+				throw new ApiException(
+						verb + " of " + kind.kind() + " '" + name(metadata) + "'" + subresource + " failed ("
+								+ response.code() + "): " + serverMessage(answer),
+						response.code(), response.headers().toMultimap(), answer);
+			}
+			return answer;
+		}
+		catch (IOException ex) {
+			throw new ApiException(ex);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T> T decode(String answer, T like) {
+		JsonObject json = JsonParser.parseString(answer).getAsJsonObject();
+		if (like instanceof DynamicKubernetesObject) {
+			return (T) new DynamicKubernetesObject(json);
+		}
+		return (T) this.gson.fromJson(json, like.getClass());
+	}
+
+	/**
+	 * Whether every field set in {@code wanted} has the same value in {@code actual},
+	 * unset values ({@code null}, zero, {@code false}, empty) matching absent ones. Lists
+	 * are compared whole.
+	 */
+	static boolean contains(JsonElement actual, JsonElement wanted) {
+		if (isUnset(wanted)) {
+			return isUnset(actual);
+		}
+		if (wanted.isJsonObject()) {
+			if (actual == null || !actual.isJsonObject()) {
+				return false;
+			}
+			JsonObject actualObject = actual.getAsJsonObject();
+			return wanted.getAsJsonObject()
+				.entrySet()
+				.stream()
+				.allMatch((entry) -> contains(actualObject.get(entry.getKey()), entry.getValue()));
+		}
+		if (wanted.isJsonArray()) {
+			if (actual == null || !actual.isJsonArray()
+					|| actual.getAsJsonArray().size() != wanted.getAsJsonArray().size()) {
+				return false;
+			}
+			for (int i = 0; i < wanted.getAsJsonArray().size(); i++) {
+				JsonElement wantedItem = wanted.getAsJsonArray().get(i);
+				JsonElement actualItem = actual.getAsJsonArray().get(i);
+				if (!contains(actualItem, wantedItem) || !contains(wantedItem, actualItem)) {
+					return false;
+				}
+			}
+			return true;
+		}
+		return wanted.equals(actual) || (actual != null && actual.isJsonPrimitive()
+				&& wanted.getAsJsonPrimitive().isNumber() && actual.getAsJsonPrimitive().isNumber()
+				&& actual.getAsBigDecimal().compareTo(wanted.getAsBigDecimal()) == 0);
+	}
+
+	private static boolean isUnset(JsonElement element) {
+		if (element == null || element.isJsonNull()) {
+			return true;
+		}
+		if (element.isJsonPrimitive()) {
+			JsonPrimitive primitive = element.getAsJsonPrimitive();
+			return (primitive.isBoolean() && !primitive.getAsBoolean())
+					|| (primitive.isNumber() && primitive.getAsBigDecimal().signum() == 0)
+					|| (primitive.isString() && primitive.getAsString().isEmpty());
+		}
+		if (element.isJsonArray()) {
+			return element.getAsJsonArray().isEmpty();
+		}
+		return element.getAsJsonObject().entrySet().stream().allMatch((entry) -> isUnset(entry.getValue()));
+	}
+
+	private static String serverMessage(String answer) {
+		try {
+			JsonElement message = JsonParser.parseString(answer).getAsJsonObject().get("message");
+			if (message != null && message.isJsonPrimitive()) {
+				return message.getAsString();
+			}
+		}
+		catch (JsonParseException | IllegalStateException ex) {
+			// not a Status: fall through to the shortened body
+		}
+		return (answer.length() > 500) ? answer.substring(0, 500) + "..." : answer;
+	}
+
+	private static boolean hasProperty(Class<?> type, String name) {
+		for (Class<?> candidate = type; candidate != null
+				&& candidate != Object.class; candidate = candidate.getSuperclass()) {
+			for (Field field : candidate.getDeclaredFields()) {
+				if (field.getName().equals(name)) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+
+	private static String name(JsonObject metadata) {
+		String namespace = string(metadata, "namespace");
+		return (namespace != null) ? namespace + "/" + string(metadata, "name") : string(metadata, "name");
+	}
+
+	private static String string(JsonObject json, String member) {
+		JsonElement element = json.get(member);
+		return (element != null && element.isJsonPrimitive()) ? element.getAsString() : null;
+	}
+
+	/**
+	 * Writes empty lists and maps as absent: the generated models initialise every list
+	 * and map, and an apply must carry only what the caller set.
+	 */
+	private static final class EmptyContainersAsAbsent implements TypeAdapterFactory {
+
+		@Override
+		public <T> TypeAdapter<T> create(Gson gson, TypeToken<T> type) {
+			Class<? super T> raw = type.getRawType();
+			if (!Collection.class.isAssignableFrom(raw) && !Map.class.isAssignableFrom(raw)) {
+				return null;
+			}
+			TypeAdapter<T> delegate = gson.getDelegateAdapter(this, type);
+			return new TypeAdapter<>() {
+
+				@Override
+				public void write(JsonWriter out, T value) throws IOException {
+					boolean empty = (value instanceof Collection<?> collection) ? collection.isEmpty()
+							: (value instanceof Map<?, ?> map) && map.isEmpty();
+					if (empty) {
+						out.nullValue();
+					}
+					else {
+						delegate.write(out, value);
+					}
+				}
+
+				@Override
+				public T read(JsonReader in) throws IOException {
+					return delegate.read(in);
+				}
+
+			};
+		}
+
+	}
+
+}

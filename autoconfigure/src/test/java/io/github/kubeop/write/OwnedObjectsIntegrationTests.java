@@ -1,0 +1,120 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.write;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.github.kubeop.annotation.Reconcile;
+import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
+import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
+import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
+import io.github.kubeop.test.KubernetesTest;
+import io.github.kubeop.test.TestNamespace;
+import io.github.kubeop.test.controlplane.Component;
+import io.github.kubeop.test.controlplane.ControlPlane;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Objects applied from a handler are owned by the handled object, and go with it: the
+ * garbage collector of a real kube-controller-manager deletes them.
+ *
+ * @author Kubeop authors
+ */
+@KubernetesTest(components = Component.CONTROLLER_MANAGER)
+class OwnedObjectsIntegrationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(KubeopClientAutoConfiguration.class,
+				KubeopInformersAutoConfiguration.class, KubeopHandlersAutoConfiguration.class));
+
+	@Test
+	void appliedObjectIsControlledByTheHandledOneAndCollectedWithIt(ControlPlane controlPlane,
+			TestNamespace namespace) {
+		CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+		Copier copier = new Copier();
+		this.runner.withBean(io.kubernetes.client.openapi.ApiClient.class, controlPlane::apiClient)
+			.withPropertyValues("kubeop.informers.namespaces=" + namespace.name())
+			.withBean(Copier.class, () -> copier)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				copier.template = context.getBean(KubernetesTemplate.class);
+				V1ConfigMap source = api
+					.createNamespacedConfigMap(namespace.name(),
+							new V1ConfigMap()
+								.metadata(new V1ObjectMeta().name("source").labels(Map.of("role", "source")))
+								.data(Map.of("greeting", "hello")))
+					.execute();
+				await().atMost(Duration.ofSeconds(30)).until(() -> exists(api, namespace, "source-copy"));
+				V1ConfigMap copy = api.readNamespacedConfigMap("source-copy", namespace.name()).execute();
+				assertThat(copy.getData()).containsEntry("greeting", "hello");
+				assertThat(copy.getMetadata().getOwnerReferences()).singleElement().satisfies((owner) -> {
+					assertThat(owner)
+						.extracting(V1OwnerReference::getApiVersion, V1OwnerReference::getKind,
+								V1OwnerReference::getName, V1OwnerReference::getUid, V1OwnerReference::getController,
+								V1OwnerReference::getBlockOwnerDeletion)
+						.containsExactly("v1", "ConfigMap", "source", source.getMetadata().getUid(), true, true);
+				});
+				api.deleteNamespacedConfigMap("source", namespace.name()).execute();
+				// nothing of Kubeop deletes the copy: the garbage collector does
+				await().atMost(Duration.ofSeconds(60)).until(() -> !exists(api, namespace, "source-copy"));
+			});
+	}
+
+	private static boolean exists(CoreV1Api api, TestNamespace namespace, String name) throws ApiException {
+		try {
+			api.readNamespacedConfigMap(name, namespace.name()).execute();
+			return true;
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 404) {
+				return false;
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * Applies a copy of every source ConfigMap's data.
+	 */
+	static class Copier {
+
+		volatile KubernetesTemplate template;
+
+		@Reconcile(labelSelector = "role=source")
+		void reconcile(V1ConfigMap source) throws ApiException {
+			this.template.apply(
+					new V1ConfigMap()
+						.metadata(new V1ObjectMeta().name(source.getMetadata().getName() + "-copy")
+							.namespace(source.getMetadata().getNamespace()))
+						.data(source.getData()));
+		}
+
+	}
+
+}

@@ -17,9 +17,14 @@
 package io.github.kubeop.event;
 
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
 import io.github.kubeop.event.DefaultEventRecorder.Outcome;
@@ -180,6 +185,41 @@ class EventRecorderIntegrationTests {
 		}
 	}
 
+	@Test
+	void repeatAfterTheSeriesWindowStartsAnotherEvent(ApiClient client, TestNamespace namespace) throws ApiException {
+		V1ConfigMap windowed = configMap(client, namespace, "windowed");
+		MovableClock clock = new MovableClock();
+		try (DefaultEventRecorder recorder = new DefaultEventRecorder(client, "kubeop-tests", "kubeop-tests-1", 1000,
+				Duration.ofSeconds(10), new SpamFilter(25, Duration.ofMinutes(5), System::nanoTime), clock)) {
+			recorder.normal(windowed, "Synced", "Sync", null);
+			recorder.normal(windowed, "Synced", "Sync", null);
+			await().atMost(BOUND).until(() -> seriesCounts(client, namespace, "windowed").equals(List.of(2)));
+			// within six minutes of the last repeat: the same series
+			clock.advance(Duration.ofMinutes(5));
+			recorder.normal(windowed, "Synced", "Sync", null);
+			await().atMost(BOUND).until(() -> seriesCounts(client, namespace, "windowed").equals(List.of(3)));
+			// more than six minutes after it: the series has ended
+			clock.advance(Duration.ofMinutes(7));
+			recorder.normal(windowed, "Synced", "Sync", null);
+			await().atMost(BOUND).until(() -> events(client, namespace, "windowed").size() == 2);
+			assertThat(seriesCounts(client, namespace, "windowed")).containsExactlyInAnyOrder(3, 1);
+		}
+	}
+
+	@Test
+	void closeWritesWhatIsQueuedBeforeItReturns(ApiClient client, TestNamespace namespace) throws ApiException {
+		V1ConfigMap closing = configMap(client, namespace, "closing");
+		DefaultEventRecorder recorder = recorder(client, 1000);
+		for (int i = 0; i < 10; i++) {
+			recorder.normal(closing, "Closing" + i, "Sync", null);
+		}
+		recorder.close();
+		assertThat(events(client, namespace, "closing")).hasSize(10);
+		assertThat(recorder.count(Outcome.DROPPED)).isZero();
+		recorder.normal(closing, "AfterClose", "Sync", null);
+		assertThat(recorder.count(Outcome.DROPPED)).isOne();
+	}
+
 	private static DefaultEventRecorder recorder(ApiClient client, int queueCapacity) {
 		return new DefaultEventRecorder(client, "kubeop-tests", "kubeop-tests-1", queueCapacity,
 				Duration.ofSeconds(10));
@@ -206,8 +246,41 @@ class EventRecorderIntegrationTests {
 			.toList();
 	}
 
+	private static List<Integer> seriesCounts(ApiClient client, TestNamespace namespace, String regarding)
+			throws ApiException {
+		return events(client, namespace, regarding).stream().map(EventRecorderIntegrationTests::seriesCount).toList();
+	}
+
 	private static int seriesCount(EventsV1Event event) {
 		return (event.getSeries() != null) ? event.getSeries().getCount() : 1;
+	}
+
+	/**
+	 * A clock the test moves forward.
+	 */
+	private static final class MovableClock extends Clock {
+
+		private final AtomicReference<Instant> now = new AtomicReference<>(Instant.now());
+
+		void advance(Duration duration) {
+			this.now.updateAndGet((instant) -> instant.plus(duration));
+		}
+
+		@Override
+		public ZoneId getZone() {
+			return ZoneOffset.UTC;
+		}
+
+		@Override
+		public Clock withZone(ZoneId zone) {
+			throw new UnsupportedOperationException();
+		}
+
+		@Override
+		public Instant instant() {
+			return this.now.get();
+		}
+
 	}
 
 }

@@ -33,6 +33,7 @@ import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.github.kubeop.test.controlplane.LocalControlPlane;
+import io.github.kubeop.typed.Gadget;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
@@ -49,6 +50,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -159,18 +161,30 @@ class EventRecorderIntegrationTests {
 		configMap.apiVersion(null).kind(null);
 		deployment.apiVersion(null).kind(null);
 		cluster.apiVersion(null).kind(null);
+		Gadget gadget = new Gadget();
+		gadget.setMetadata(new V1ObjectMeta().name("referenced").namespace(namespace.name()).uid("gadget-uid"));
+		gadget.setApiVersion(null);
+		gadget.setKind(null);
+		DynamicKubernetesObject widget = new DynamicKubernetesObject();
+		widget.setApiVersion("example.com/v1");
+		widget.setKind("Widget");
+		widget.setMetadata(new V1ObjectMeta().name("referenced").namespace(namespace.name()).uid("widget-uid"));
 		try (DefaultEventRecorder recorder = recorder(client, 1000)) {
 			recorder.normal(configMap, "Referenced", "Sync", "a config map");
 			recorder.normal(deployment, "Referenced", "Sync", "a deployment");
 			recorder.normal(cluster, "Referenced", "Sync", "a namespace");
-			await().atMost(BOUND).until(() -> events(client, namespace, "referenced").size() == 2);
+			recorder.normal(gadget, "Referenced", "Sync", "a typed custom resource");
+			recorder.normal(widget, "Referenced", "Sync", "a dynamic object");
+			await().atMost(BOUND).until(() -> events(client, namespace, "referenced").size() == 4);
 			assertThat(events(client, namespace, "referenced")).extracting(EventsV1Event::getRegarding)
 				.extracting(V1ObjectReference::getApiVersion, V1ObjectReference::getKind,
 						V1ObjectReference::getNamespace, V1ObjectReference::getName, V1ObjectReference::getUid)
 				.containsExactlyInAnyOrder(
 						tuple("v1", "ConfigMap", namespace.name(), "referenced", configMap.getMetadata().getUid()),
 						tuple("apps/v1", "Deployment", namespace.name(), "referenced",
-								deployment.getMetadata().getUid()));
+								deployment.getMetadata().getUid()),
+						tuple("typed.kubeop.test/v1", "Gadget", namespace.name(), "referenced", "gadget-uid"),
+						tuple("example.com/v1", "Widget", namespace.name(), "referenced", "widget-uid"));
 			// an Event about a cluster-scoped object lives in the default namespace
 			await().atMost(BOUND)
 				.untilAsserted(() -> assertThat(eventsIn(client, "default", namespace.name()))

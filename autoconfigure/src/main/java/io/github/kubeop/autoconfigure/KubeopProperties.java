@@ -49,6 +49,7 @@ public class KubeopProperties {
 	private final Health health = new Health();
 
 	private final Write write = new Write();
+	private final Events events = new Events();
 
 	public Client getClient() {
 		return this.client;
@@ -72,6 +73,70 @@ public class KubeopProperties {
 
 	public Sharding getSharding() {
 		return this.sharding;
+	}
+
+	public Events getEvents() {
+		return this.events;
+	}
+
+	/**
+	 * Kubernetes Events recorded through the EventRecorder.
+	 */
+	public static final class Events {
+
+		/**
+		 * Whether an EventRecorder bean writes Kubernetes Events.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Name of the controller that reports the Events, at most 128 characters.
+		 * Defaults to the application name, else "kubeop".
+		 */
+		private String reportingController;
+
+		/**
+		 * How many Events may wait to be written; more are dropped.
+		 */
+		private int queueCapacity = 1000;
+
+		/**
+		 * How long one request to write an Event may take.
+		 */
+		private Duration requestTimeout = Duration.ofSeconds(10);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getReportingController() {
+			return this.reportingController;
+		}
+
+		public void setReportingController(String reportingController) {
+			this.reportingController = reportingController;
+		}
+
+		public int getQueueCapacity() {
+			return this.queueCapacity;
+		}
+
+		public void setQueueCapacity(int queueCapacity) {
+			this.queueCapacity = queueCapacity;
+		}
+
+		public Duration getRequestTimeout() {
+			return this.requestTimeout;
+		}
+
+		public void setRequestTimeout(Duration requestTimeout) {
+			this.requestTimeout = requestTimeout;
+		}
+
 	}
 
 	/**

@@ -69,6 +69,13 @@ import org.apache.commons.logging.LogFactory;
  * failure, and the back-off starts over only after two minutes without one. Dead
  * connections are found by HTTP/2 pings; a silent watch is taken for dead only once the
  * server has shown that it sends bookmarks.
+ * <p>
+ * With {@link ListStrategy#WATCH_LIST} the list is a watch-list, as client-go's reflector
+ * does by default since 0.35: a watch with {@code sendInitialEvents=true} whose initial
+ * events end at a bookmark annotated {@code k8s.io/initial-events-end}, and which then
+ * goes on as the watch. A server that refuses it is listed in pages from then on. Either
+ * way a relist goes into the cache one object at a time
+ * ({@link ResourceInformer#startRelist}), never held as a second copy.
  *
  * @param <T> the Java type of the objects
  * @author Kubeop authors

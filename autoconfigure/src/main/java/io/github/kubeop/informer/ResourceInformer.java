@@ -53,7 +53,8 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
  * meanwhile to {@link ResourceEventHandler#onDelete(Object, boolean)} with
  * {@code deletedFinalStateUnknown = true}. A relist keeps the cached instance of every
  * object whose resourceVersion did not change, so that what handlers still hold and the
- * cache share one copy.
+ * cache share one copy, and takes the listed objects one at a time, so that it never
+ * holds the old cache and a whole new list at once.
  * <p>
  * Each handler gets one ordered delivery on a thread of its own, as client-go's
  * {@code processorListener}: notifications are computed under the cache's lock, in the

@@ -653,7 +653,8 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 				return true;
 			}
 			case "BOOKMARK" -> {
-				this.bookmarksSeen = true;
+				// not taken as a sign that bookmarks come: the server ends the initial
+				// events with one whether or not it sends any other
 				JsonObject metadata = object.getAsJsonObject("metadata");
 				JsonObject annotations = metadata.getAsJsonObject("annotations");
 				if (annotations != null && annotations.has(INITIAL_EVENTS_END)

@@ -293,6 +293,11 @@ public class HandlerRegistrar {
 					+ String.join(", ", candidates.stream().map((c) -> c.spec().name()).toList())
 					+ "); name one in the annotation's 'informer' attribute");
 		}
+		if (type == PartialObjectMetadata.class) {
+			throw new IllegalStateException("Handler '" + handler + "' takes " + type.getSimpleName()
+					+ ", which only a metadata-only informer holds; declare one with kubeop.informers.resources.<name>"
+					+ ".metadata-only=true and name it in the annotation's 'informer' attribute");
+		}
 		if (ResourceType.isCustomResource(type)) {
 			// a typed custom resource names its group, version and kind itself
 			ResourceType resource = ResourceType.of(type);

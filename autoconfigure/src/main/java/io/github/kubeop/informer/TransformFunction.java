@@ -27,8 +27,9 @@ import io.kubernetes.client.common.KubernetesObject;
  * listed object (the initial list and every relist) and to every watched one, on the
  * informer's list-and-watch thread; the cache, the {@code Lister} and {@code Indexer}
  * beans and the handlers see only transformed objects. It may change the object it is
- * given and return it, or return another object of the same type; it must be quick and
- * must not block.
+ * given and return it, or return another object of the same type; it must keep the name,
+ * namespace, uid and resourceVersion (the cache and the handlers rely on them), be quick
+ * and not block.
  * <p>
  * Declared as a bean and attached by its bean name in
  * {@code kubeop.informers.resources.<name>.transforms}, or with

@@ -136,6 +136,18 @@ class MemoryIntegrationTests {
 	}
 
 	@Test
+	void handlerTakingMetadataWithoutAMetadataOnlyInformerFailsStartupSayingHowToDeclareOne(ControlPlane controlPlane) {
+		this.runner.withBean(ApiClient.class, controlPlane::apiClient)
+			.withBean(UnboundMetadataHandler.class, UnboundMetadataHandler::new)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				Throwable failure = NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
+				assertThat(failure).hasMessageContaining("takes PartialObjectMetadata")
+					.hasMessageContaining("kubeop.informers.resources.<name>.metadata-only=true");
+			});
+	}
+
+	@Test
 	void metadataOnlyWithAnotherTypeFailsStartupNamingTheTypeProperty(ControlPlane controlPlane,
 			TestNamespace namespace) {
 		this.runner.withBean(ApiClient.class, controlPlane::apiClient)
@@ -358,6 +370,14 @@ class MemoryIntegrationTests {
 
 		@OnAdd(informer = "meta")
 		void added(V1ConfigMap configMap) {
+		}
+
+	}
+
+	static class UnboundMetadataHandler {
+
+		@OnAdd
+		void added(PartialObjectMetadata object) {
 		}
 
 	}

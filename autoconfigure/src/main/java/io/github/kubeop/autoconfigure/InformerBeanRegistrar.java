@@ -19,6 +19,7 @@ package io.github.kubeop.autoconfigure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.LinkedHashMap;
@@ -27,11 +28,15 @@ import java.util.Map;
 import java.util.function.Function;
 
 import io.github.kubeop.annotation.InformerIndex;
+import io.github.kubeop.annotation.InformerTransform;
 import io.github.kubeop.informer.CustomResourceDefinitionNotFoundException;
 import io.github.kubeop.informer.IndexFunction;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
+import io.github.kubeop.informer.PartialObjectMetadata;
 import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.informer.StandardTransform;
+import io.github.kubeop.informer.TransformFunction;
 import io.github.kubeop.informer.UnknownResourceException;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Indexer;
@@ -101,16 +106,17 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 				spec = spec.withLabelSelector(ShardingSettings.shardSelector(spec.labelSelector(), group,
 						ShardingSettings.identity(sharding)));
 			}
-			registerInformer(registry, beanFactory, name, spec);
+			registerInformer(registry, beanFactory, name, spec, transformBeanNames(resource));
 		});
 	}
 
 	private <T extends KubernetesObject> void registerInformer(BeanDefinitionRegistry registry, BeanFactory beanFactory,
-			String name, InformerSpec<T> spec) {
+			String name, InformerSpec<T> spec, List<String> transformBeans) {
 		String informerBean = name + "Informer";
 		RootBeanDefinition informer = new RootBeanDefinition(ResourceInformer.class);
 		informer.setTargetType(ResolvableType.forClassWithGenerics(ResourceInformer.class, spec.type()));
-		informer.setInstanceSupplier(() -> createInformer(beanFactory, spec));
+		informer
+			.setInstanceSupplier(() -> createInformer(beanFactory, withTransforms(beanFactory, spec, transformBeans)));
 		registry.registerBeanDefinition(informerBean, informer);
 		register(registry, name + "Lister", Lister.class, spec.type(),
 				() -> informer(beanFactory, informerBean).lister());
@@ -146,6 +152,53 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 			throw new InvalidConfigurationPropertyValueException(property,
 					(ex.getKind() != null) ? ex.getKind() : ex.getApiVersion(), ex.getMessage());
 		}
+	}
+
+	/**
+	 * Returns the spec with the transform beans the property names and those annotated
+	 * with {@link InformerTransform} for this informer, in that order.
+	 */
+	@SuppressWarnings("unchecked")
+	private static <T extends KubernetesObject> InformerSpec<T> withTransforms(BeanFactory beanFactory,
+			InformerSpec<T> spec, List<String> transformBeans) {
+		Set<String> names = new LinkedHashSet<>(transformBeans);
+		if (beanFactory instanceof ListableBeanFactory listable) {
+			for (String beanName : listable.getBeanNamesForAnnotation(InformerTransform.class)) {
+				InformerTransform transform = listable.findAnnotationOnBean(beanName, InformerTransform.class);
+				if (transform != null && Arrays.asList(transform.value()).contains(spec.name())) {
+					names.add(beanName);
+				}
+			}
+		}
+		InformerSpec<T> transformed = spec;
+		String property = PREFIX + ".resources." + spec.name() + ".transforms";
+		for (String beanName : names) {
+			if (!beanFactory.containsBean(beanName) || !beanFactory.isTypeMatch(beanName, TransformFunction.class)) {
+				throw new InvalidConfigurationPropertyValueException(property, beanName,
+						"it is neither a ready-made transform (" + StandardTransform.propertyValues()
+								+ ") nor the name of a TransformFunction bean");
+			}
+			if (!beanFactory.isTypeMatch(beanName,
+					ResolvableType.forClassWithGenerics(TransformFunction.class, spec.type()))) {
+				throw new InvalidConfigurationPropertyValueException(property, beanName,
+						"the TransformFunction bean '" + beanName + "' does not take " + spec.type().getName()
+								+ ", the type informer '" + spec.name() + "' holds");
+			}
+			transformed = transformed.withTransform(beanFactory.getBean(beanName, TransformFunction.class));
+		}
+		return transformed;
+	}
+
+	/**
+	 * Returns the entries of the transforms property that are not ready-made transforms:
+	 * names of transform beans, resolved when the informer is created.
+	 */
+	private static List<String> transformBeanNames(KubeopProperties.Resource resource) {
+		return resource.getTransforms()
+			.stream()
+			.map(String::trim)
+			.filter((name) -> StandardTransform.forPropertyValue(name) == null)
+			.toList();
 	}
 
 	private static Set<String> indexNames(BeanFactory beanFactory, InformerSpec<?> spec) {
@@ -190,6 +243,27 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 				: defaults.getResyncPeriod();
 		requireNotNegative(property + ".resync-period", resync);
 		Class type = type(property, resource, customResources);
+		if (resource.isMetadataOnly()) {
+			if (resource.getType() != null && resource.getType() != PartialObjectMetadata.class) {
+				throw new InvalidConfigurationPropertyValueException(property + ".type", resource.getType().getName(),
+						"a metadata-only informer (" + property + ".metadata-only) holds "
+								+ PartialObjectMetadata.class.getName() + "; remove the type, or the metadata-only "
+								+ "flag to cache full objects");
+			}
+			type = PartialObjectMetadata.class;
+		}
+		Set<StandardTransform> standardTransforms = EnumSet.noneOf(StandardTransform.class);
+		for (String transform : resource.getTransforms()) {
+			if (transform == null || transform.isBlank()) {
+				throw new InvalidConfigurationPropertyValueException(property + ".transforms", transform,
+						"a transform name is blank; use " + StandardTransform.propertyValues()
+								+ " or the name of a TransformFunction bean");
+			}
+			StandardTransform standard = StandardTransform.forPropertyValue(transform.trim());
+			if (standard != null) {
+				standardTransforms.add(standard);
+			}
+		}
 		List<String> namespaces = resource.getNamespaces().isEmpty() ? defaults.getNamespaces()
 				: resource.getNamespaces();
 		Map<String, Function<KubernetesObject, List<String>>> indexers = new LinkedHashMap<>();
@@ -198,7 +272,7 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 		return new InformerSpec(name, resource.getApiVersion().trim(), resource.getKind().trim(), type,
 				new ArrayList<>(namespaces), resource.getLabelSelector(), resource.getFieldSelector(), resync,
 				resource.isStripManagedFields(), indexers, defaults.getPageSize(), defaults.getWatchTimeout(),
-				defaults.getStallTimeout(), defaults.getPingInterval());
+				defaults.getStallTimeout(), defaults.getPingInterval(), standardTransforms, List.of());
 	}
 
 	private static Class<?> type(String property, KubeopProperties.Resource resource,

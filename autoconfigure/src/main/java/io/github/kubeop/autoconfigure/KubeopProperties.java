@@ -912,6 +912,21 @@ public class KubeopProperties {
 		 */
 		private List<String> indexers = new ArrayList<>();
 
+		/**
+		 * Whether only the metadata of objects is listed, watched and cached, as
+		 * io.github.kubeop.informer.PartialObjectMetadata (the API server's
+		 * PartialObjectMetadata): labels, annotations, owner references, but no spec,
+		 * status or data.
+		 */
+		private boolean metadataOnly;
+
+		/**
+		 * Transforms applied to every object before it is cached, in order: the
+		 * ready-made "strip-managed-fields", "strip-last-applied-configuration" and
+		 * "strip-status", or names of TransformFunction beans.
+		 */
+		private List<String> transforms = new ArrayList<>();
+
 		public String getApiVersion() {
 			return this.apiVersion;
 		}
@@ -982,6 +997,22 @@ public class KubeopProperties {
 
 		public void setIndexers(List<String> indexers) {
 			this.indexers = indexers;
+		}
+
+		public boolean isMetadataOnly() {
+			return this.metadataOnly;
+		}
+
+		public void setMetadataOnly(boolean metadataOnly) {
+			this.metadataOnly = metadataOnly;
+		}
+
+		public List<String> getTransforms() {
+			return this.transforms;
+		}
+
+		public void setTransforms(List<String> transforms) {
+			this.transforms = transforms;
 		}
 
 	}

@@ -29,6 +29,7 @@ import java.util.function.Predicate;
 
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
+import io.github.kubeop.informer.PartialObjectMetadata;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.ResourceKind;
 import io.github.kubeop.queue.RateLimitingQueue;
@@ -99,6 +100,7 @@ public class HandlerRegistrar {
 	 * @return the controller running it
 	 */
 	public synchronized Controller<?> register(HandlerEndpoint endpoint) {
+		rejectFullObjectsFromMetadataOnlyInformer(endpoint);
 		ResourceInformer<? extends KubernetesObject> informer = informer(endpoint.informerName(),
 				endpoint.resourceType(), endpoint.name());
 		Controller<?> controller = new Controller<>(endpoint, informer, this.queues.apply(endpoint.name()),
@@ -242,6 +244,27 @@ public class HandlerRegistrar {
 		return List.copyOf(this.controllers);
 	}
 
+	/**
+	 * Fails for a handler that takes the full type from a metadata-only informer, naming
+	 * the method: its objects carry no spec, status or data.
+	 */
+	private void rejectFullObjectsFromMetadataOnlyInformer(HandlerEndpoint endpoint) {
+		ResourceInformer<?> named = (endpoint.informerName() != null) ? this.informers.informer(endpoint.informerName())
+				: null;
+		if (named == null || !named.spec().metadataOnly()) {
+			return;
+		}
+		for (HandlerMethod method : endpoint.methods()) {
+			if (!method.resourceType().isAssignableFrom(PartialObjectMetadata.class)) {
+				throw new IllegalStateException("Handler method " + method + " takes "
+						+ method.resourceType().getSimpleName() + ", but informer '" + endpoint.informerName()
+						+ "' is metadata-only (kubeop.informers.resources." + endpoint.informerName()
+						+ ".metadata-only) and holds " + PartialObjectMetadata.class.getName()
+						+ "; take that type, or name an informer of full objects");
+			}
+		}
+	}
+
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private ResourceInformer<? extends KubernetesObject> informer(String informerName,
 			Class<? extends KubernetesObject> type, String handler) {
@@ -269,6 +292,11 @@ public class HandlerRegistrar {
 					+ candidates.size() + " informers hold ("
 					+ String.join(", ", candidates.stream().map((c) -> c.spec().name()).toList())
 					+ "); name one in the annotation's 'informer' attribute");
+		}
+		if (type == PartialObjectMetadata.class) {
+			throw new IllegalStateException("Handler '" + handler + "' takes " + type.getSimpleName()
+					+ ", which only a metadata-only informer holds; declare one with kubeop.informers.resources.<name>"
+					+ ".metadata-only=true and name it in the annotation's 'informer' attribute");
 		}
 		if (ResourceType.isCustomResource(type)) {
 			// a typed custom resource names its group, version and kind itself

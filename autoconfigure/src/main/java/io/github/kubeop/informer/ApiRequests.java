@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -43,10 +44,26 @@ final class ApiRequests {
 	}
 
 	static Request get(ApiClient client, String path, List<Pair> query) {
+		return get(client, path, query, null);
+	}
+
+	/**
+	 * Builds a GET request that accepts the given media types.
+	 * @param client the client
+	 * @param path the path
+	 * @param query the query parameters
+	 * @param accept the {@code Accept} header, or {@code null} for the client's default
+	 * @return the request
+	 */
+	static Request get(ApiClient client, String path, List<Pair> query, String accept) {
+		Map<String, String> headers = new HashMap<>();
+		if (accept != null) {
+			headers.put("Accept", accept);
+		}
 		try {
 			return client
-				.buildCall(client.getBasePath(), path, "GET", new ArrayList<>(query), new ArrayList<>(), null,
-						new HashMap<>(), new HashMap<>(), new HashMap<>(), AUTH_NAMES, null)
+				.buildCall(client.getBasePath(), path, "GET", new ArrayList<>(query), new ArrayList<>(), null, headers,
+						new HashMap<>(), new HashMap<>(), AUTH_NAMES, null)
 				.request();
 		}
 		catch (ApiException ex) {

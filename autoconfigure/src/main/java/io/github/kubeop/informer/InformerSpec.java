@@ -17,8 +17,12 @@
 package io.github.kubeop.informer;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 import io.kubernetes.client.common.KubernetesObject;
@@ -52,12 +56,18 @@ import io.kubernetes.client.common.KubernetesObject;
  * @param pingInterval how often the HTTP/2 connection of a watch is pinged; a connection
  * that does not answer before the next ping is taken for dead, {@link Duration#ZERO} for
  * no pings
+ * @param standardTransforms the ready-made transforms applied to each object's JSON
+ * before it is decoded; {@link StandardTransform#STRIP_MANAGED_FIELDS} is among them if
+ * and only if {@code stripManagedFields} is set
+ * @param transforms the transforms applied, in order, to each decoded object before it is
+ * cached
  * @author Kubeop authors
  */
 public record InformerSpec<T extends KubernetesObject>(String name, String apiVersion, String kind, Class<T> type,
 		List<String> namespaces, String labelSelector, String fieldSelector, Duration resyncPeriod,
 		boolean stripManagedFields, Map<String, Function<T, List<String>>> indexers, int pageSize,
-		Duration watchTimeout, Duration stallTimeout, Duration pingInterval) {
+		Duration watchTimeout, Duration stallTimeout, Duration pingInterval, Set<StandardTransform> standardTransforms,
+		List<TransformFunction<T>> transforms) {
 
 	/**
 	 * The default page size of initial lists.
@@ -106,8 +116,42 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 				indexers, pageSize, watchTimeout, stallTimeout, DEFAULT_PING_INTERVAL);
 	}
 
+	/**
+	 * Creates a spec without transforms other than managed-fields stripping.
+	 * @param name the informer name
+	 * @param apiVersion the API version
+	 * @param kind the kind or plural
+	 * @param type the Java type
+	 * @param namespaces the namespaces, empty for all
+	 * @param labelSelector the label selector, or {@code null}
+	 * @param fieldSelector the field selector, or {@code null}
+	 * @param resyncPeriod the resync period
+	 * @param stripManagedFields whether managed fields are dropped
+	 * @param indexers the index functions by index name
+	 * @param pageSize the page size of lists
+	 * @param watchTimeout the server-side watch timeout
+	 * @param stallTimeout how long a silent watch is trusted
+	 * @param pingInterval the ping interval of watch connections
+	 */
+	public InformerSpec(String name, String apiVersion, String kind, Class<T> type, List<String> namespaces,
+			String labelSelector, String fieldSelector, Duration resyncPeriod, boolean stripManagedFields,
+			Map<String, Function<T, List<String>>> indexers, int pageSize, Duration watchTimeout, Duration stallTimeout,
+			Duration pingInterval) {
+		this(name, apiVersion, kind, type, namespaces, labelSelector, fieldSelector, resyncPeriod, stripManagedFields,
+				indexers, pageSize, watchTimeout, stallTimeout, pingInterval, Set.of(), List.of());
+	}
+
 	public InformerSpec {
 		namespaces = namespaces.stream().distinct().sorted().toList();
+		// one mechanism for all ready-made transforms; the flag stays as its view
+		Set<StandardTransform> standard = EnumSet.noneOf(StandardTransform.class);
+		standard.addAll(standardTransforms);
+		if (stripManagedFields) {
+			standard.add(StandardTransform.STRIP_MANAGED_FIELDS);
+		}
+		stripManagedFields = standard.contains(StandardTransform.STRIP_MANAGED_FIELDS);
+		standardTransforms = Collections.unmodifiableSet(standard);
+		transforms = List.copyOf(transforms);
 		indexers = Map.copyOf(indexers);
 		labelSelector = blankToNull(labelSelector);
 		fieldSelector = blankToNull(fieldSelector);
@@ -126,7 +170,8 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public static <T extends KubernetesObject> InformerSpec<T> of(String name, String apiVersion, String kind,
 			Class<T> type) {
 		return new InformerSpec<>(name, apiVersion, kind, type, List.of(), null, null, Duration.ZERO, true, Map.of(),
-				DEFAULT_PAGE_SIZE, DEFAULT_WATCH_TIMEOUT, DEFAULT_STALL_TIMEOUT, DEFAULT_PING_INTERVAL);
+				DEFAULT_PAGE_SIZE, DEFAULT_WATCH_TIMEOUT, DEFAULT_STALL_TIMEOUT, DEFAULT_PING_INTERVAL, Set.of(),
+				List.of());
 	}
 
 	/**
@@ -137,7 +182,8 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withNamespaces(String... namespaces) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, List.of(namespaces),
 				this.labelSelector, this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers,
-				this.pageSize, this.watchTimeout, this.stallTimeout, this.pingInterval);
+				this.pageSize, this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms,
+				this.transforms);
 	}
 
 	/**
@@ -148,7 +194,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withLabelSelector(String labelSelector) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
-				this.watchTimeout, this.stallTimeout, this.pingInterval);
+				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, this.transforms);
 	}
 
 	/**
@@ -159,7 +205,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withResyncPeriod(Duration resyncPeriod) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
-				this.watchTimeout, this.stallTimeout, this.pingInterval);
+				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, this.transforms);
 	}
 
 	/**
@@ -170,7 +216,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withPageSize(int pageSize) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, pageSize,
-				this.watchTimeout, this.stallTimeout, this.pingInterval);
+				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, this.transforms);
 	}
 
 	/**
@@ -182,7 +228,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withWatchTimeouts(Duration watchTimeout, Duration stallTimeout) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
-				watchTimeout, stallTimeout, this.pingInterval);
+				watchTimeout, stallTimeout, this.pingInterval, this.standardTransforms, this.transforms);
 	}
 
 	/**
@@ -193,7 +239,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withPingInterval(Duration pingInterval) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
-				this.watchTimeout, this.stallTimeout, pingInterval);
+				this.watchTimeout, this.stallTimeout, pingInterval, this.standardTransforms, this.transforms);
 	}
 
 	/**
@@ -207,17 +253,53 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 		indexers.put(indexName, function);
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, indexers, this.pageSize,
-				this.watchTimeout, this.stallTimeout, this.pingInterval);
+				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, this.transforms);
 	}
 
 	/**
-	 * Returns what makes two specs one informer: resource, Java type, scope, selectors
-	 * and managed-fields handling.
+	 * Returns this spec with ready-made transforms added.
+	 * @param transforms the ready-made transforms
+	 * @return the new spec
+	 */
+	public InformerSpec<T> withStandardTransforms(StandardTransform... transforms) {
+		Set<StandardTransform> standard = EnumSet.noneOf(StandardTransform.class);
+		standard.addAll(this.standardTransforms);
+		standard.addAll(List.of(transforms));
+		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
+				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
+				this.watchTimeout, this.stallTimeout, this.pingInterval, standard, this.transforms);
+	}
+
+	/**
+	 * Returns this spec with a transform applied after those it has.
+	 * @param transform the transform
+	 * @return the new spec
+	 */
+	public InformerSpec<T> withTransform(TransformFunction<T> transform) {
+		List<TransformFunction<T>> transforms = new ArrayList<>(this.transforms);
+		transforms.add(transform);
+		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
+				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
+				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, transforms);
+	}
+
+	/**
+	 * Returns whether the informer lists and watches only the metadata of objects, as
+	 * {@link PartialObjectMetadata}.
+	 * @return whether the informer is metadata-only
+	 */
+	public boolean metadataOnly() {
+		return this.type == PartialObjectMetadata.class;
+	}
+
+	/**
+	 * Returns what makes two specs one informer: resource, Java type (metadata-only or
+	 * not), scope, selectors and transforms.
 	 * @return the sharing key
 	 */
 	public SharingKey sharingKey() {
 		return new SharingKey(this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
-				this.fieldSelector, this.stripManagedFields);
+				this.fieldSelector, this.stripManagedFields, this.standardTransforms, this.transforms);
 	}
 
 	/**
@@ -251,9 +333,12 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	 * @param labelSelector the label selector
 	 * @param fieldSelector the field selector
 	 * @param stripManagedFields whether managed fields are stripped
+	 * @param standardTransforms the ready-made transforms
+	 * @param transforms the transforms, compared by identity
 	 */
 	public record SharingKey(String apiVersion, String kind, Class<?> type, List<String> namespaces,
-			String labelSelector, String fieldSelector, boolean stripManagedFields) {
+			String labelSelector, String fieldSelector, boolean stripManagedFields,
+			Set<StandardTransform> standardTransforms, List<? extends TransformFunction<?>> transforms) {
 
 	}
 

@@ -728,8 +728,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	}
 
 	/**
-	 * Converts one object; one whose JSON does not fit the Java type is reported with its
-	 * key and skipped, so that it cannot stop the informer.
+	 * Converts one object; one whose JSON does not fit the Java type, or that a transform
+	 * fails for, is reported with its key and skipped, so that it cannot stop the
+	 * informer.
 	 */
 	private T convert(JsonObject object) {
 		try {
@@ -738,9 +739,11 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		catch (RuntimeException ex) {
 			this.skipped.incrementAndGet();
 			JsonObject metadata = object.getAsJsonObject("metadata");
+			String reason = (ex instanceof TransformException) ? "a transform failed for it"
+					: "its JSON does not fit " + this.informer.spec().type().getName();
 			logger.warn("Informer '" + this.informer.spec().name() + "' skips " + this.informer.resource().kind() + " "
-					+ ((metadata != null) ? key(metadata) : "(no metadata)") + ": its JSON does not fit "
-					+ this.informer.spec().type().getName() + " (" + ex.getMessage() + ")");
+					+ ((metadata != null) ? key(metadata) : "(no metadata)") + ": " + reason + " (" + ex.getMessage()
+					+ ")");
 			return null;
 		}
 	}
@@ -776,7 +779,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	}
 
 	private Request request(List<Pair> query) {
-		return ApiRequests.get(this.client, this.informer.resource().collectionPath(this.namespace), query);
+		boolean watch = query.stream().anyMatch((pair) -> "watch".equals(pair.getName()));
+		return ApiRequests.get(this.client, this.informer.resource().collectionPath(this.namespace), query,
+				this.informer.accept(watch));
 	}
 
 	private List<Pair> selectors() {

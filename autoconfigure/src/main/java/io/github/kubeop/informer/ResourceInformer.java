@@ -39,6 +39,7 @@ import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.cache.Indexer;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 
 /**
@@ -288,14 +289,62 @@ public final class ResourceInformer<T extends KubernetesObject> {
 		}
 	}
 
+	/**
+	 * Converts an object's JSON to the Java type: the ready-made transforms on the JSON,
+	 * then decoding, then the transforms on the decoded object.
+	 * @param json the object's JSON, changed in place
+	 * @return the object to cache
+	 * @throws TransformException if a transform throws
+	 */
 	T convert(JsonObject json) {
-		if (this.spec.stripManagedFields() && json.has("metadata")) {
-			json.getAsJsonObject("metadata").remove("managedFields");
+		for (StandardTransform transform : this.spec.standardTransforms()) {
+			transform.apply(json);
 		}
+		T object;
 		if (this.spec.type() == DynamicKubernetesObject.class) {
-			return this.spec.type().cast(new DynamicKubernetesObject(json));
+			object = this.spec.type().cast(new DynamicKubernetesObject(json));
 		}
-		return this.gson.fromJson(json, this.spec.type());
+		else if (this.spec.metadataOnly()) {
+			// the resource's apiVersion and kind, not meta.k8s.io/v1
+			// PartialObjectMetadata,
+			// and nothing but metadata, should the server have sent the full object
+			object = this.spec.type()
+				.cast(new PartialObjectMetadata(this.resource.apiVersion(), this.resource.kind(),
+						this.gson.fromJson(json.get("metadata"), V1ObjectMeta.class)));
+		}
+		else {
+			object = this.gson.fromJson(json, this.spec.type());
+		}
+		return transform(object);
+	}
+
+	private T transform(T object) {
+		T transformed = object;
+		for (TransformFunction<T> transform : this.spec.transforms()) {
+			try {
+				transformed = transform.apply(transformed);
+			}
+			catch (RuntimeException ex) {
+				throw new TransformException(ex);
+			}
+			if (transformed == null) {
+				throw new TransformException(new NullPointerException("the transform returned null"));
+			}
+		}
+		return transformed;
+	}
+
+	/**
+	 * Returns the media types a list or watch request accepts, or {@code null} for the
+	 * client's default.
+	 * @param watch whether the request is a watch
+	 * @return the {@code Accept} header
+	 */
+	String accept(boolean watch) {
+		if (!this.spec.metadataOnly()) {
+			return null;
+		}
+		return watch ? PartialObjectMetadata.WATCH_MEDIA_TYPE : PartialObjectMetadata.LIST_MEDIA_TYPE;
 	}
 
 	/**

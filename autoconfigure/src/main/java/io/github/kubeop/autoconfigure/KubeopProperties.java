@@ -51,6 +51,7 @@ public class KubeopProperties {
 	private final Health health = new Health();
 
 	private final Write write = new Write();
+
 	private final Events events = new Events();
 
 	public Client getClient() {

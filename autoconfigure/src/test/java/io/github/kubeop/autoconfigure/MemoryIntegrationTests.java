@@ -82,7 +82,10 @@ class MemoryIntegrationTests {
 		this.runner.withBean(ApiClient.class, () -> recording(controlPlane.apiClient(), exchanges))
 			.withBean(MetadataHandler.class, () -> handler)
 			.withPropertyValues(informer("meta", "ConfigMap", namespace, "metadata-only"))
-			.withPropertyValues("kubeop.informers.resources.meta.metadata-only=true")
+			.withPropertyValues("kubeop.informers.resources.meta.metadata-only=true",
+					// a paged list, whose answer shows what the server sent; the watch-list
+					// asks with the same Accept header, checked below for the watch
+					"kubeop.informers.list-strategy=list")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				Lister<PartialObjectMetadata> lister = lister(context, PartialObjectMetadata.class);

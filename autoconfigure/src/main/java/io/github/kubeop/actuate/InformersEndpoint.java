@@ -20,12 +20,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import io.github.kubeop.handler.Controller;
 import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerStatus;
 import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.shard.ShardMember;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -33,8 +35,9 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
  * The {@code informers} actuator endpoint: every informer with its state and cache size,
- * every handler with its queue depth and workers. It shows counts and states, never
- * object contents, so Secrets watched by an informer are counted, not shown.
+ * every handler with its queue depth and workers, and the shard ring when sharding is on.
+ * It shows counts and states, never object contents, so Secrets watched by an informer
+ * are counted, not shown.
  *
  * @author Kubeop authors
  */
@@ -45,14 +48,29 @@ public class InformersEndpoint {
 
 	private final ObjectProvider<HandlerRegistrar> handlers;
 
+	private final Supplier<ShardMember.State> sharding;
+
 	/**
 	 * Creates a new instance.
 	 * @param informers the informers
 	 * @param handlers the handlers, if any
 	 */
 	public InformersEndpoint(InformerRegistry informers, ObjectProvider<HandlerRegistrar> handlers) {
+		this(informers, handlers, () -> null);
+	}
+
+	/**
+	 * Creates a new instance that also shows the shard ring.
+	 * @param informers the informers
+	 * @param handlers the handlers, if any
+	 * @param sharding the shard member's state, or a supplier of {@code null} without
+	 * sharding
+	 */
+	public InformersEndpoint(InformerRegistry informers, ObjectProvider<HandlerRegistrar> handlers,
+			Supplier<ShardMember.State> sharding) {
 		this.informers = informers;
 		this.handlers = handlers;
+		this.sharding = sharding;
 	}
 
 	/**
@@ -98,6 +116,20 @@ public class InformersEndpoint {
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("informers", informerList);
 		result.put("handlers", handlerList);
+		ShardMember.State shard = this.sharding.get();
+		if (shard != null) {
+			Map<String, Object> ring = new LinkedHashMap<>();
+			ring.put("group", shard.group());
+			ring.put("identity", shard.identity());
+			ring.put("generation", shard.generation());
+			ring.put("active", shard.active());
+			ring.put("members", shard.members());
+			ring.put("acknowledged", shard.acknowledgements());
+			ring.put("keys", shard.keys());
+			ring.put("movedIn", shard.movedIn());
+			ring.put("movedOut", shard.movedOut());
+			result.put("sharding", ring);
+		}
 		return result;
 	}
 

@@ -46,10 +46,10 @@ import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
 
 /**
- * Finds {@link OnAdd}, {@link OnUpdate} and {@link OnDelete} methods (directly or through
- * composed annotations, on proxied beans too), checks their signatures as each bean is
- * initialized so that a wrong one fails startup, and registers one
- * {@link HandlerEndpoint} per bean and resource once every singleton exists. The
+ * Finds {@link OnAdd}, {@link OnUpdate}, {@link OnDelete} and {@link Reconcile} methods
+ * (directly or through composed annotations, on proxied beans too), checks their
+ * signatures as each bean is initialized so that a wrong one fails startup, and registers
+ * one {@link HandlerEndpoint} per bean and resource once every singleton exists. The
  * {@link HandlerRegistrar} is only looked up then, so user beans are never created early.
  * <p>
  * A handler bean created later (a {@code @Lazy} bean first asked for after startup) is
@@ -64,7 +64,7 @@ public class HandlerAnnotationBeanPostProcessor
 		implements BeanPostProcessor, SmartInitializingSingleton, BeanFactoryAware {
 
 	private static final Set<Class<? extends Annotation>> ANNOTATIONS = Set.of(OnAdd.class, OnUpdate.class,
-			OnDelete.class);
+			OnDelete.class, Reconcile.class);
 
 	private final ObjectProvider<HandlerRegistrar> registrar;
 
@@ -128,6 +128,7 @@ public class HandlerAnnotationBeanPostProcessor
 			List<HandlerMethod> groupMethods = group.stream()
 				.map((method) -> handlerMethods.get(method.toGenericString()))
 				.toList();
+			rejectReconcileMixedWithEdges(group, groupMethods);
 			String informer = informerName(group.get(0));
 			String name = (byResource.size() == 1) ? beanName : beanName + "-"
 					+ (informer.isEmpty() ? groupMethods.get(0).resourceType().getSimpleName() : informer);
@@ -150,6 +151,32 @@ public class HandlerAnnotationBeanPostProcessor
 		}
 		if (handlers != null) {
 			collected.forEach(handlers::register);
+		}
+	}
+
+	/**
+	 * Fails for a {@code @Reconcile} method next to an {@code @OnAdd} or
+	 * {@code @OnUpdate} method of the same bean and resource: both would be called for
+	 * the same changes.
+	 */
+	private static void rejectReconcileMixedWithEdges(List<Method> group, List<HandlerMethod> groupMethods) {
+		Method reconcile = null;
+		Method edge = null;
+		for (int i = 0; i < group.size(); i++) {
+			HandlerMethod.Kind kind = groupMethods.get(i).kind();
+			if (kind == HandlerMethod.Kind.RECONCILE && reconcile == null) {
+				reconcile = group.get(i);
+			}
+			else if ((kind == HandlerMethod.Kind.ADD || kind == HandlerMethod.Kind.UPDATE) && edge == null) {
+				edge = group.get(i);
+			}
+		}
+		if (reconcile != null && edge != null) {
+			throw new InvalidHandlerMethodException(reconcile,
+					"is a @Reconcile method, and " + edge.getName() + " of the same bean and resource is an @OnAdd "
+							+ "or @OnUpdate method: both would be called for the same changes",
+					"Keep either @Reconcile (called for adds and updates) or @OnAdd/@OnUpdate for this resource; "
+							+ "@OnDelete may stay next to @Reconcile.");
 		}
 	}
 
@@ -243,12 +270,15 @@ public class HandlerAnnotationBeanPostProcessor
 		OnAdd add = AnnotatedElementUtils.findMergedAnnotation(method, OnAdd.class);
 		OnUpdate update = AnnotatedElementUtils.findMergedAnnotation(method, OnUpdate.class);
 		OnDelete delete = AnnotatedElementUtils.findMergedAnnotation(method, OnDelete.class);
-		int count = ((add != null) ? 1 : 0) + ((update != null) ? 1 : 0) + ((delete != null) ? 1 : 0);
+		Reconcile reconcile = AnnotatedElementUtils.findMergedAnnotation(method, Reconcile.class);
+		int count = ((add != null) ? 1 : 0) + ((update != null) ? 1 : 0) + ((delete != null) ? 1 : 0)
+				+ ((reconcile != null) ? 1 : 0);
 		if (count == 0) {
 			return null;
 		}
 		if (count > 1) {
-			throw new InvalidHandlerMethodException(method, "has more than one of @OnAdd, @OnUpdate and @OnDelete",
+			throw new InvalidHandlerMethodException(method,
+					"has more than one of @OnAdd, @OnUpdate, @OnDelete and @Reconcile",
 					"Use one method per event; a shared helper method can hold common code.");
 		}
 		if (add != null) {
@@ -257,6 +287,10 @@ public class HandlerAnnotationBeanPostProcessor
 		if (update != null) {
 			return HandlerMethod.of(bean, method, HandlerMethod.Kind.UPDATE, declaredType(update.informer()),
 					update.resync(), update.generationChanged());
+		}
+		if (reconcile != null) {
+			return HandlerMethod.of(bean, method, HandlerMethod.Kind.RECONCILE, declaredType(reconcile.informer()),
+					reconcile.resync(), false);
 		}
 		return HandlerMethod.of(bean, method, HandlerMethod.Kind.DELETE, declaredType(delete.informer()), false, false);
 	}
@@ -306,7 +340,7 @@ public class HandlerAnnotationBeanPostProcessor
 	}
 
 	private static String attribute(Method method, String name, String defaultValue) {
-		for (Class<? extends Annotation> type : List.of(OnAdd.class, OnUpdate.class, OnDelete.class)) {
+		for (Class<? extends Annotation> type : List.of(OnAdd.class, OnUpdate.class, OnDelete.class, Reconcile.class)) {
 			Annotation annotation = AnnotatedElementUtils.findMergedAnnotation(method, type);
 			if (annotation != null) {
 				Object value = AnnotationUtils.getValue(annotation, name);

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import io.github.kubeop.annotation.InformerIndex;
+import io.github.kubeop.informer.CustomResourceDefinitionNotFoundException;
 import io.github.kubeop.informer.IndexFunction;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
@@ -85,9 +86,21 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 			return;
 		}
 		checkDefaults(informers);
+		KubeopProperties.Sharding sharding = Binder.get(this.environment)
+			.bind(ShardingSettings.PREFIX, Bindable.of(KubeopProperties.Sharding.class))
+			.orElseGet(KubeopProperties.Sharding::new);
+		boolean labels = sharding.isEnabled() && sharding.getMode() == KubeopProperties.Sharding.Mode.LABELS;
+		String group = (sharding.getName() != null && !sharding.getName().isBlank()) ? sharding.getName()
+				: this.environment.getProperty("spring.application.name", "kubeop");
 		BeanFactory beanFactory = (BeanFactory) registry;
+		KubernetesResourceClasses customResources = KubernetesResourceClasses.scan(beanFactory);
 		informers.getResources().forEach((name, resource) -> {
-			InformerSpec<?> spec = spec(name, resource, informers);
+			InformerSpec<?> spec = spec(name, resource, informers, customResources);
+			if (labels && sharding.getInformers().contains(name)) {
+				// this replica caches only the objects of its shard
+				spec = spec.withLabelSelector(ShardingSettings.shardSelector(spec.labelSelector(), group,
+						ShardingSettings.identity(sharding)));
+			}
 			registerInformer(registry, beanFactory, name, spec);
 		});
 	}
@@ -122,6 +135,10 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 		}
 		try {
 			return beanFactory.getBean(InformerRegistry.class).informer(indexed);
+		}
+		catch (CustomResourceDefinitionNotFoundException ex) {
+			// the class, not a property value, is what the user must act on
+			throw ex;
 		}
 		catch (UnknownResourceException ex) {
 			String property = PREFIX + ".resources." + spec.name()
@@ -159,7 +176,7 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private static InformerSpec<?> spec(String name, KubeopProperties.Resource resource,
-			KubeopProperties.Informers defaults) {
+			KubeopProperties.Informers defaults, KubernetesResourceClasses customResources) {
 		String property = PREFIX + ".resources." + name;
 		if (resource.getApiVersion() == null || resource.getApiVersion().isBlank()) {
 			throw new InvalidConfigurationPropertyValueException(property + ".api-version", null,
@@ -172,7 +189,7 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 		Duration resync = (resource.getResyncPeriod() != null) ? resource.getResyncPeriod()
 				: defaults.getResyncPeriod();
 		requireNotNegative(property + ".resync-period", resync);
-		Class type = type(property, resource);
+		Class type = type(property, resource, customResources);
 		List<String> namespaces = resource.getNamespaces().isEmpty() ? defaults.getNamespaces()
 				: resource.getNamespaces();
 		Map<String, Function<KubernetesObject, List<String>>> indexers = new LinkedHashMap<>();
@@ -184,13 +201,14 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 				defaults.getStallTimeout(), defaults.getPingInterval());
 	}
 
-	private static Class<?> type(String property, KubeopProperties.Resource resource) {
+	private static Class<?> type(String property, KubeopProperties.Resource resource,
+			KubernetesResourceClasses customResources) {
 		if (resource.getType() != null) {
 			if (!KubernetesObject.class.isAssignableFrom(resource.getType())) {
 				throw new InvalidConfigurationPropertyValueException(property + ".type", resource.getType().getName(),
 						"the type must implement io.kubernetes.client.common.KubernetesObject; to read custom "
-								+ "resources as your own class, leave the type unset and convert the "
-								+ "DynamicKubernetesObject");
+								+ "resources as your own class, extend io.github.kubeop.resource.CustomResource and "
+								+ "annotate it with @KubernetesResource");
 			}
 			return resource.getType();
 		}
@@ -199,7 +217,11 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 		String group = (slash < 0) ? "" : apiVersion.substring(0, slash);
 		String version = apiVersion.substring(slash + 1);
 		Class<?> model = ModelMapper.preBuiltGetApiTypeClass(group, version, resource.getKind().trim());
-		return (model != null) ? model : DynamicKubernetesObject.class;
+		if (model != null) {
+			return model;
+		}
+		Class<?> custom = customResources.find(group, version, resource.getKind().trim());
+		return (custom != null) ? custom : DynamicKubernetesObject.class;
 	}
 
 	private static void checkDefaults(KubeopProperties.Informers informers) {

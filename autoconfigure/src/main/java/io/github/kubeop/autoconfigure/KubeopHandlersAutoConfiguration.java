@@ -18,12 +18,14 @@ package io.github.kubeop.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import io.github.kubeop.annotation.HandlerAnnotationBeanPostProcessor;
 import io.github.kubeop.handler.HandlerObserver;
 import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.handler.HandlersLifecycle;
 import io.github.kubeop.informer.InformerRegistry;
+import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.leader.LeaderElectionConfig;
 import io.github.kubeop.leader.LeaderElector;
 import io.github.kubeop.queue.DefaultRateLimitingQueue;
@@ -32,8 +34,12 @@ import io.github.kubeop.queue.QueueMetricsFactory;
 import io.github.kubeop.queue.RateLimiters;
 import io.github.kubeop.queue.RateLimitingQueue;
 import io.github.kubeop.queue.Ticker;
+import io.github.kubeop.shard.ShardLabels;
+import io.github.kubeop.shard.ShardMember;
+import io.github.kubeop.shard.ShardingConfig;
 import io.kubernetes.client.openapi.ApiClient;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -108,6 +114,30 @@ public final class KubeopHandlersAutoConfiguration {
 		LeaderElectionConfig config = LeaderElectionSettings.config(properties.getLeaderElection(), environment);
 		Runnable exit = properties.getLeaderElection().isExitOnLoss() ? LeaderElectionLifecycle.exit(context) : null;
 		return new LeaderElectionLifecycle((callbacks) -> new LeaderElector(config, client, callbacks), handlers, exit);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(HandlersLifecycle.class)
+	@ConditionalOnBooleanProperty("kubeop.sharding.enabled")
+	ShardingLifecycle kubeopShardingLifecycle(ApiClient client, HandlerRegistrar registrar, KubeopProperties properties,
+			Environment environment, ListableBeanFactory beanFactory) {
+		ShardingConfig config = ShardingSettings.config(properties, environment);
+		ShardLabels labels = null;
+		if (properties.getSharding().getMode() == KubeopProperties.Sharding.Mode.LABELS) {
+			List<String> names = properties.getSharding().getInformers();
+			labels = new ShardLabels(client, config.name(),
+					() -> names.stream()
+						.<ResourceInformer<?>>map(
+								(name) -> beanFactory.getBean(name + "Informer", ResourceInformer.class))
+						.toList(),
+					() -> registrar.controllers()
+						.stream()
+						.map((controller) -> controller.informer().resource().kind())
+						.collect(Collectors.toSet()));
+		}
+		return new ShardingLifecycle(
+				new ShardMember(config, client, new ShardingLifecycle.Handlers(registrar), labels));
 	}
 
 	static RateLimitingQueue<String> queue(String name, KubeopProperties.Handlers handlers,

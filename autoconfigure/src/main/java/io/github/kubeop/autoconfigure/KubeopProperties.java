@@ -44,6 +44,8 @@ public class KubeopProperties {
 
 	private final LeaderElection leaderElection = new LeaderElection();
 
+	private final Sharding sharding = new Sharding();
+
 	private final Health health = new Health();
 
 	public Client getClient() {
@@ -64,6 +66,176 @@ public class KubeopProperties {
 
 	public Health getHealth() {
 		return this.health;
+	}
+
+	public Sharding getSharding() {
+		return this.sharding;
+	}
+
+	/**
+	 * Sharding: the replicas of the operator split the keys of every handler among
+	 * themselves, coordinated through Leases.
+	 */
+	public static final class Sharding {
+
+		/**
+		 * Whether the replicas split the keys among themselves; each key is handled by
+		 * one replica at a time.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Name of the shard group: replicas with the same name share the keys. Defaults
+		 * to the application name.
+		 */
+		private String name;
+
+		/**
+		 * Namespace of the member and ring Leases. Defaults to the namespace of the
+		 * service account when running in a cluster, else "default".
+		 */
+		private String leaseNamespace;
+
+		/**
+		 * Identity of this replica. Defaults to the host name followed by a random
+		 * suffix.
+		 */
+		private String identity;
+
+		/**
+		 * How long other replicas wait after the last observed renewal of a replica's
+		 * Lease before they take its keys.
+		 */
+		private Duration leaseDuration = Duration.ofSeconds(15);
+
+		/**
+		 * How long after the start of its last successful renewal a replica gives up
+		 * every key if no renewal succeeds; Lease requests are cut off at this deadline.
+		 */
+		private Duration renewDeadline = Duration.ofSeconds(10);
+
+		/**
+		 * How often replicas renew their Leases and look at the ring.
+		 */
+		private Duration retryPeriod = Duration.ofSeconds(2);
+
+		/**
+		 * How many points each replica stands on in the consistent-hash ring; more points
+		 * spread keys more evenly.
+		 */
+		private int virtualNodes = 128;
+
+		/**
+		 * How the replicas split the work: "cache-all" (every replica caches every object
+		 * and handles its own keys) or "labels" (objects are labelled with their shard
+		 * and each replica caches only its own).
+		 */
+		private Mode mode = Mode.CACHE_ALL;
+
+		/**
+		 * Names of the informers whose objects are labelled with their shard and cached
+		 * only by their shard's replica, in the "labels" mode: the handlers' informers
+		 * and those of the objects they own.
+		 */
+		private List<String> informers = new ArrayList<>();
+
+		public Mode getMode() {
+			return this.mode;
+		}
+
+		public void setMode(Mode mode) {
+			this.mode = mode;
+		}
+
+		public List<String> getInformers() {
+			return this.informers;
+		}
+
+		public void setInformers(List<String> informers) {
+			this.informers = informers;
+		}
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getName() {
+			return this.name;
+		}
+
+		public void setName(String name) {
+			this.name = name;
+		}
+
+		public String getLeaseNamespace() {
+			return this.leaseNamespace;
+		}
+
+		public void setLeaseNamespace(String leaseNamespace) {
+			this.leaseNamespace = leaseNamespace;
+		}
+
+		public String getIdentity() {
+			return this.identity;
+		}
+
+		public void setIdentity(String identity) {
+			this.identity = identity;
+		}
+
+		public Duration getLeaseDuration() {
+			return this.leaseDuration;
+		}
+
+		public void setLeaseDuration(Duration leaseDuration) {
+			this.leaseDuration = leaseDuration;
+		}
+
+		public Duration getRenewDeadline() {
+			return this.renewDeadline;
+		}
+
+		public void setRenewDeadline(Duration renewDeadline) {
+			this.renewDeadline = renewDeadline;
+		}
+
+		public Duration getRetryPeriod() {
+			return this.retryPeriod;
+		}
+
+		public void setRetryPeriod(Duration retryPeriod) {
+			this.retryPeriod = retryPeriod;
+		}
+
+		public int getVirtualNodes() {
+			return this.virtualNodes;
+		}
+
+		public void setVirtualNodes(int virtualNodes) {
+			this.virtualNodes = virtualNodes;
+		}
+
+		/**
+		 * How the replicas split the work.
+		 */
+		public enum Mode {
+
+			/**
+			 * Every replica caches every object and handles the keys the ring gives it.
+			 */
+			CACHE_ALL,
+
+			/**
+			 * Objects are labelled with their shard and each replica caches only its own.
+			 */
+			LABELS
+
+		}
+
 	}
 
 	/**
@@ -303,7 +475,7 @@ public class KubeopProperties {
 		 * Retry back-off of this handler. Unset values default to
 		 * kubeop.handlers.rate-limiter.
 		 */
-		private final RateLimiter rateLimiter = new RateLimiter(null, null, null, null);
+		private final RateLimiter rateLimiter = RateLimiter.unset();
 
 		public Integer getWorkers() {
 			return this.workers;
@@ -328,32 +500,37 @@ public class KubeopProperties {
 		/**
 		 * Delay before the first retry of a key; doubled on each further failure.
 		 */
-		private Duration baseDelay;
+		private Duration baseDelay = Duration.ofMillis(5);
 
 		/**
 		 * Longest delay between retries of a key.
 		 */
-		private Duration maxDelay;
+		private Duration maxDelay = Duration.ofSeconds(1000);
 
 		/**
 		 * Retries per second across all keys of a handler.
 		 */
-		private Double qps;
+		private Double qps = 10.0;
 
 		/**
 		 * Retries allowed at once before the per-second rate applies.
 		 */
-		private Integer burst;
+		private Integer burst = 100;
 
-		public RateLimiter() {
-			this(Duration.ofMillis(5), Duration.ofSeconds(1000), 10.0, 100);
-		}
-
-		RateLimiter(Duration baseDelay, Duration maxDelay, Double qps, Integer burst) {
-			this.baseDelay = baseDelay;
-			this.maxDelay = maxDelay;
-			this.qps = qps;
-			this.burst = burst;
+		/**
+		 * A rate limiter whose values are all unset, so that each falls back to
+		 * kubeop.handlers.rate-limiter. The defaults are field initialisers (not
+		 * constructor arguments) so that the configuration processor puts them in the
+		 * metadata.
+		 * @return a rate limiter without values
+		 */
+		static RateLimiter unset() {
+			RateLimiter unset = new RateLimiter();
+			unset.baseDelay = null;
+			unset.maxDelay = null;
+			unset.qps = null;
+			unset.burst = null;
+			return unset;
 		}
 
 		public Duration getBaseDelay() {

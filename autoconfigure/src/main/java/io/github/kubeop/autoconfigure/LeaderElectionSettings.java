@@ -61,8 +61,16 @@ final class LeaderElectionSettings {
 	}
 
 	private static String namespace(KubeopProperties.LeaderElection properties) {
-		if (properties.getLeaseNamespace() != null) {
-			return properties.getLeaseNamespace();
+		return namespace(properties.getLeaseNamespace());
+	}
+
+	/**
+	 * Returns the namespace for Leases: the configured one, else the service account's,
+	 * else {@code default}.
+	 */
+	static String namespace(String configured) {
+		if (configured != null) {
+			return configured;
 		}
 		try {
 			return Files.isReadable(NAMESPACE_FILE) ? Files.readString(NAMESPACE_FILE).trim() : "default";
@@ -73,8 +81,16 @@ final class LeaderElectionSettings {
 	}
 
 	private static String identity(KubeopProperties.LeaderElection properties) {
-		if (properties.getIdentity() != null && !properties.getIdentity().isBlank()) {
-			return properties.getIdentity();
+		return identity(properties.getIdentity());
+	}
+
+	/**
+	 * Returns a replica's identity: the configured one, else the host name and a random
+	 * suffix.
+	 */
+	static String identity(String configured) {
+		if (configured != null && !configured.isBlank()) {
+			return configured;
 		}
 		String host;
 		try {
@@ -86,7 +102,7 @@ final class LeaderElectionSettings {
 		return host + "_" + UUID.randomUUID();
 	}
 
-	private static Duration positive(String property, Duration duration) {
+	static Duration positive(String property, Duration duration) {
 		if (duration == null || duration.isZero() || duration.isNegative()) {
 			throw new InvalidConfigurationPropertyValueException(property, duration, "the duration must be positive");
 		}

@@ -88,6 +88,19 @@ public final class Controller<T extends KubernetesObject> {
 
 	private volatile List<Thread> workers = List.of();
 
+	/**
+	 * The keys this replica may handle: all of them, unless sharding gives it a part.
+	 */
+	private volatile Predicate<String> keys = (key) -> true;
+
+	/**
+	 * The keys with a call running, and the worker running it: a shard gives a key away
+	 * only once its call has ended.
+	 */
+	private final Map<String, Thread> calling = new ConcurrentHashMap<>();
+
+	private final Object callEnded = new Object();
+
 	private volatile boolean running;
 
 	private volatile boolean active;
@@ -150,6 +163,9 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	void enqueue(String key, Trigger trigger) {
 		whileActive(() -> {
+			if (!this.keys.test(key)) {
+				return;
+			}
 			this.triggers.computeIfAbsent(key, (k) -> ConcurrentHashMap.newKeySet()).add(trigger);
 			this.queue.add(key);
 		});
@@ -297,13 +313,26 @@ public final class Controller<T extends KubernetesObject> {
 	}
 
 	private void handle(String key, long epoch) {
+		// registered before the gate is read: a shard that narrows the gate and then
+		// finds no call for a key cannot miss one about to start
+		this.calling.put(key, Thread.currentThread());
 		try {
+			if (!this.keys.test(key)) {
+				// queued before the key moved to another replica: no longer this one's
+				drop(key);
+				this.queue.forget(key);
+				return;
+			}
 			this.observer.workerStarted(name());
 			try {
 				process(key, epoch);
 			}
 			finally {
 				this.observer.workerFinished(name());
+				if (!this.keys.test(key)) {
+					// the key moved away while its call ran: nothing of it stays here
+					drop(key);
+				}
 			}
 		}
 		catch (Throwable ex) {
@@ -313,6 +342,10 @@ public final class Controller<T extends KubernetesObject> {
 			this.queue.addRateLimited(key);
 		}
 		finally {
+			this.calling.remove(key);
+			synchronized (this.callEnded) {
+				this.callEnded.notifyAll();
+			}
 			this.queue.done(key);
 		}
 	}
@@ -658,17 +691,24 @@ public final class Controller<T extends KubernetesObject> {
 
 		@Override
 		public void onAdd(T object) {
-			whileActive(() -> this.delegate.onAdd(object));
+			whileActive(object, () -> this.delegate.onAdd(object));
 		}
 
 		@Override
 		public void onUpdate(T oldObject, T newObject) {
-			whileActive(() -> this.delegate.onUpdate(oldObject, newObject));
+			whileActive(newObject, () -> this.delegate.onUpdate(oldObject, newObject));
 		}
 
 		@Override
 		public void onDelete(T object, boolean deletedFinalStateUnknown) {
-			whileActive(() -> this.delegate.onDelete(object, deletedFinalStateUnknown));
+			whileActive(object, () -> this.delegate.onDelete(object, deletedFinalStateUnknown));
+		}
+
+		private void whileActive(T object, Runnable action) {
+			// a key of another shard leaves no trace here, as on a standby
+			if (Controller.this.keys.test(ResourceInformer.key(object))) {
+				Controller.this.whileActive(action);
+			}
 		}
 
 	}
@@ -743,6 +783,108 @@ public final class Controller<T extends KubernetesObject> {
 		finally {
 			lock.unlock();
 		}
+	}
+
+	/**
+	 * Narrows the keys this replica handles, as sharding does when keys move to other
+	 * replicas: keys outside are no longer queued and their state is dropped (they get no
+	 * {@code @OnDelete} here: the objects still exist, another replica handles them).
+	 * Calls already running for such keys go on; {@link #callsOutside(Predicate)} tells
+	 * when they have ended.
+	 * @param keys the keys this replica keeps
+	 */
+	public void narrowKeys(Predicate<String> keys) {
+		this.keys = keys;
+		for (Map<String, ?> state : List.of(this.delivered, this.finalStates, this.triggers, this.requeues)) {
+			state.keySet().removeIf((key) -> !keys.test(key));
+		}
+	}
+
+	/**
+	 * Widens the keys this replica handles, as sharding does when keys move to it: every
+	 * cached object whose key it gains is handled as an add, as a new leader's warm-up
+	 * does.
+	 * @param keys the keys this replica handles from now on
+	 * @return how many cached objects' keys were gained
+	 */
+	public int widenKeys(Predicate<String> keys) {
+		Predicate<String> before = this.keys;
+		this.keys = keys;
+		int gained = 0;
+		for (T object : this.informer.indexer().list()) {
+			String key = ResourceInformer.key(object);
+			if (!before.test(key) && keys.test(key)) {
+				gained++;
+				try {
+					whileActive(() -> this.events.onAdd(object));
+				}
+				catch (RuntimeException ex) {
+					logger.error("Handler " + name() + " could not queue " + key, ex);
+				}
+			}
+		}
+		return gained;
+	}
+
+	/**
+	 * Returns the keys outside the given ones that have a call running.
+	 * @param keys the keys
+	 * @return the keys of running calls that the predicate rejects
+	 */
+	public List<String> callsOutside(Predicate<String> keys) {
+		return this.calling.keySet().stream().filter((key) -> !keys.test(key)).toList();
+	}
+
+	/**
+	 * Waits until no call runs for a key outside the given ones, interrupting such calls
+	 * first if asked (the replica lost its membership: others are about to take the
+	 * keys).
+	 * @param keys the keys that may go on
+	 * @param timeout how long to wait
+	 * @param interrupt whether running calls outside are interrupted
+	 * @return whether no such call runs any more
+	 */
+	public boolean awaitCallsOutside(Predicate<String> keys, Duration timeout, boolean interrupt) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		if (interrupt) {
+			this.calling.forEach((key, worker) -> {
+				if (!keys.test(key)) {
+					worker.interrupt();
+				}
+			});
+		}
+		synchronized (this.callEnded) {
+			while (!callsOutside(keys).isEmpty()) {
+				long left = deadline - System.nanoTime();
+				if (left <= 0) {
+					return false;
+				}
+				try {
+					this.callEnded.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return false;
+				}
+			}
+			return true;
+		}
+	}
+
+	/**
+	 * Returns whether this replica handles a key now.
+	 * @param key the key
+	 * @return whether the key is this replica's
+	 */
+	public boolean handlesKey(String key) {
+		return this.keys.test(key);
+	}
+
+	private void drop(String key) {
+		this.delivered.remove(key);
+		this.finalStates.remove(key);
+		this.triggers.remove(key);
+		this.requeues.remove(key);
 	}
 
 	/**

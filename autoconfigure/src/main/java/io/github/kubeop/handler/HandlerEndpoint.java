@@ -76,7 +76,10 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 	List<HandlerMethod> methods(HandlerMethod.Kind kind) {
 		List<HandlerMethod> selected = new ArrayList<>();
 		for (HandlerMethod method : this.methods) {
-			if (method.kind() == kind) {
+			// a reconcile method is called for adds and updates alike, never for deletes
+			boolean reconciles = method.kind() == HandlerMethod.Kind.RECONCILE
+					&& (kind == HandlerMethod.Kind.ADD || kind == HandlerMethod.Kind.UPDATE);
+			if (method.kind() == kind || reconciles) {
 				selected.add(method);
 			}
 		}

@@ -54,7 +54,13 @@ public final class HandlerMethod {
 		/**
 		 * {@code @OnDelete}.
 		 */
-		DELETE
+		DELETE,
+
+		/**
+		 * {@code @Reconcile}: level-based, called for adds and updates with the current
+		 * object only.
+		 */
+		RECONCILE
 
 	}
 
@@ -153,7 +159,11 @@ public final class HandlerMethod {
 		if (objectPositions.size() > maxObjects) {
 			throw new InvalidHandlerMethodException(method, "takes " + objectPositions.size() + " objects",
 					(kind == Kind.UPDATE) ? "An @OnUpdate method takes the old and the new object, or the new one."
-							: "An @On" + (kind == Kind.ADD ? "Add" : "Delete") + " method takes one object.");
+							: "An @" + switch (kind) {
+								case ADD -> "OnAdd";
+								case DELETE -> "OnDelete";
+								default -> "Reconcile";
+							} + " method takes one object.");
 		}
 		if (resourceType == null) {
 			throw new InvalidHandlerMethodException(method, "does not say which resource it handles",

@@ -25,12 +25,14 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.ResourceKind;
 import io.github.kubeop.queue.RateLimitingQueue;
+import io.github.kubeop.resource.ResourceType;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
@@ -60,6 +62,11 @@ public class HandlerRegistrar {
 	private final HandlerObserver observer;
 
 	private final List<Controller<?>> controllers = new ArrayList<>();
+
+	/**
+	 * The keys this replica handles, for handlers registered later too.
+	 */
+	private Predicate<String> keys = (key) -> true;
 
 	private final List<Consumer<Controller<?>>> listeners = new ArrayList<>();
 
@@ -96,6 +103,7 @@ public class HandlerRegistrar {
 				endpoint.resourceType(), endpoint.name());
 		Controller<?> controller = new Controller<>(endpoint, informer, this.queues.apply(endpoint.name()),
 				this.workerCounts.apply(endpoint.name()), this.observer);
+		controller.narrowKeys(this.keys);
 		endpoint.owned().forEach((type, informerName) -> watchOwned(controller, type, informerName));
 		this.controllers.add(controller);
 		for (Consumer<Controller<?>> listener : this.listeners) {
@@ -161,6 +169,61 @@ public class HandlerRegistrar {
 	}
 
 	/**
+	 * Shuts down every handler's queue. Called when the context closes, also when it
+	 * failed to start before the handlers' lifecycle ran, so that no queue thread
+	 * outlives it; after {@link #shutdown(Duration)} it changes nothing.
+	 */
+	public synchronized void close() {
+		this.controllers.forEach((controller) -> controller.queue().shutDown());
+	}
+
+	/**
+	 * Narrows the keys every handler handles; see {@link Controller#narrowKeys}.
+	 * @param keys the keys this replica keeps
+	 */
+	public synchronized void narrowKeys(Predicate<String> keys) {
+		this.keys = keys;
+		this.controllers.forEach((controller) -> controller.narrowKeys(keys));
+	}
+
+	/**
+	 * Widens the keys every handler handles; see {@link Controller#widenKeys}.
+	 * @param keys the keys this replica handles from now on
+	 * @return how many cached objects' keys the handlers gained
+	 */
+	public synchronized int widenKeys(Predicate<String> keys) {
+		this.keys = keys;
+		return this.controllers.stream().mapToInt((controller) -> controller.widenKeys(keys)).sum();
+	}
+
+	/**
+	 * Returns whether no handler call runs for a key outside the given ones.
+	 * @param keys the keys that may go on
+	 * @return whether every such call has ended
+	 */
+	public synchronized boolean drained(Predicate<String> keys) {
+		return this.controllers.stream().allMatch((controller) -> controller.callsOutside(keys).isEmpty());
+	}
+
+	/**
+	 * Waits until no handler call runs for a key outside the given ones, interrupting
+	 * them first if asked.
+	 * @param keys the keys that may go on
+	 * @param timeout how long to wait in all
+	 * @param interrupt whether running calls outside are interrupted
+	 * @return whether every such call ended in time
+	 */
+	public boolean awaitCallsOutside(Predicate<String> keys, Duration timeout, boolean interrupt) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		boolean ended = true;
+		for (Controller<?> controller : controllers()) {
+			Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+			ended &= controller.awaitCallsOutside(keys, left, interrupt);
+		}
+		return ended;
+	}
+
+	/**
 	 * Calls a listener with every controller: those registered now, at once, and those
 	 * registered later, before their workers start.
 	 * @param listener told of each controller, under this registrar's lock: it must be
@@ -207,9 +270,18 @@ public class HandlerRegistrar {
 					+ String.join(", ", candidates.stream().map((c) -> c.spec().name()).toList())
 					+ "); name one in the annotation's 'informer' attribute");
 		}
+		if (ResourceType.isCustomResource(type)) {
+			// a typed custom resource names its group, version and kind itself
+			ResourceType resource = ResourceType.of(type);
+			InformerSpec spec = InformerSpec
+				.of(decapitalize(type.getSimpleName()), resource.apiVersion(), resource.kind(), type)
+				.withNamespaces(this.defaultNamespaces.toArray(String[]::new))
+				.withResyncPeriod(this.defaultResyncPeriod);
+			return this.informers.informer(spec);
+		}
 		GroupVersionKind gvk = ModelMapper.preBuiltGetGroupVersionKindByClass(type)
 			.orElseThrow(() -> new IllegalStateException("Handler '" + handler + "' takes " + type.getName()
-					+ ", which is not a generated model; configure an informer for it under "
+					+ ", which is neither a generated model nor annotated with @KubernetesResource; configure an informer for it under "
 					+ "kubeop.informers.resources and name it in the annotation's 'informer' attribute"));
 		// generated model names carry no group (V1Deployment): ask the server which group
 		// serves the kind

@@ -28,6 +28,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
+import io.github.kubeop.resource.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 
@@ -76,7 +77,7 @@ public class InformerRegistry {
 	public synchronized <T extends KubernetesObject> ResourceInformer<T> informer(InformerSpec<T> spec) {
 		ResourceInformer<T> informer = (ResourceInformer<T>) this.informers.get(spec.sharingKey());
 		if (informer == null) {
-			ResourceKind resource = this.discovery.resolve(spec.apiVersion(), spec.kind());
+			ResourceKind resource = resolve(spec);
 			informer = new ResourceInformer<>(spec, resource, this.client);
 			this.informers.put(spec.sharingKey(), informer);
 			for (Consumer<ResourceInformer<?>> listener : this.listeners) {
@@ -91,6 +92,18 @@ public class InformerRegistry {
 		}
 		this.byName.putIfAbsent(spec.name(), informer);
 		return informer;
+	}
+
+	private ResourceKind resolve(InformerSpec<?> spec) {
+		try {
+			return this.discovery.resolve(spec.apiVersion(), spec.kind());
+		}
+		catch (UnknownResourceException ex) {
+			if (ResourceType.isCustomResource(spec.type())) {
+				throw new CustomResourceDefinitionNotFoundException(spec.type(), ex);
+			}
+			throw ex;
+		}
 	}
 
 	/**

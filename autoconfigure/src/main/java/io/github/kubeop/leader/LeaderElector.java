@@ -32,8 +32,6 @@ import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1LeaseSpec;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import okhttp3.Call;
-import okhttp3.ConnectionPool;
-import okhttp3.OkHttpClient;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -61,11 +59,9 @@ public final class LeaderElector {
 
 	private final LeaderElectionConfig config;
 
-	private final ApiClient client;
-
 	private final CoordinationV1Api api;
 
-	private final OkHttpClient http;
+	private final BoundedRequests requests;
 
 	private final LeaderCallbacks callbacks;
 
@@ -94,13 +90,8 @@ public final class LeaderElector {
 	 */
 	public LeaderElector(LeaderElectionConfig config, ApiClient client, LeaderCallbacks callbacks) {
 		this.config = config;
-		this.client = client;
 		this.api = new CoordinationV1Api(client);
-		this.http = client.getHttpClient()
-			.newBuilder()
-			.connectionPool(new ConnectionPool())
-			.callTimeout(config.renewDeadline())
-			.build();
+		this.requests = new BoundedRequests(client, config.renewDeadline());
 		this.callbacks = callbacks;
 	}
 
@@ -345,27 +336,8 @@ public final class LeaderElector {
 		}
 	}
 
-	/**
-	 * Sends the request the generated API prepared through the elector's own HTTP client,
-	 * cut off at the deadline.
-	 */
 	private V1Lease execute(Call prepared, long deadline) throws ApiException {
-		long left = deadline - System.nanoTime();
-		if (left <= 0) {
-			throw new ApiException("The renew deadline has passed");
-		}
-		Call call = this.http.newCall(prepared.request());
-		call.timeout().timeout(left, TimeUnit.NANOSECONDS);
-		try {
-			return this.client.<V1Lease>execute(call, V1Lease.class).getData();
-		}
-		catch (ApiException ex) {
-			if (ex.getCode() == 0) {
-				// a connection that timed out is likely dead: the next attempt dials anew
-				this.http.connectionPool().evictAll();
-			}
-			throw ex;
-		}
+		return this.requests.execute(prepared, deadline, V1Lease.class);
 	}
 
 	private V1LeaseSpec spec(OffsetDateTime acquired, OffsetDateTime renewed, int transitions) {

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import io.github.kubeop.handler.Controller;
 import io.github.kubeop.handler.HandlerObserver;
@@ -30,6 +31,7 @@ import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.queue.DefaultWorkQueue;
 import io.github.kubeop.queue.QueueMetrics;
 import io.github.kubeop.queue.QueueMetricsFactory;
+import io.github.kubeop.shard.ShardMember;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -223,6 +225,33 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory {
 			.description("Whether this replica is the leader (1) or not (0)")
 			.tags("name", leaseName)
 			.strongReference(true)
+			.register(this.registry);
+	}
+
+	/**
+	 * Registers the sharding meters: the cached objects this replica handles, the ring's
+	 * members, and the objects that moved in and out.
+	 * @param group the shard group
+	 * @param state the member's state
+	 */
+	public void bindSharding(String group, Supplier<ShardMember.State> state) {
+		Gauge.builder("kubeop.sharding.keys", state, (s) -> s.get().keys())
+			.description("Cached objects this replica's shard handles")
+			.tags("name", group)
+			.strongReference(true)
+			.register(this.registry);
+		Gauge.builder("kubeop.sharding.members", state, (s) -> s.get().members().size())
+			.description("Members of the shard ring")
+			.tags("name", group)
+			.strongReference(true)
+			.register(this.registry);
+		FunctionCounter.builder("kubeop.sharding.moves", state, (s) -> s.get().movedIn())
+			.description("Cached objects that moved to or away from this replica")
+			.tags("name", group, "direction", "in")
+			.register(this.registry);
+		FunctionCounter.builder("kubeop.sharding.moves", state, (s) -> s.get().movedOut())
+			.description("Cached objects that moved to or away from this replica")
+			.tags("name", group, "direction", "out")
 			.register(this.registry);
 	}
 

@@ -99,6 +99,23 @@ class ControllerTests {
 	}
 
 	@Test
+	void keyNarrowedAwayIsNotHandledNorDeletedAndComesBackAsAnAdd() {
+		InformerEvents.watched(this.informer, configMap("one", "uid-1", "1"));
+		awaitCall("add one@1 uid-1");
+		// the key moved to another replica: its changes and its leaving are not this
+		// replica's business
+		this.controller.narrowKeys((key) -> !key.equals("a/one"));
+		InformerEvents.watched(this.informer, configMap("one", "uid-1", "2"));
+		InformerEvents.watched(this.informer, configMap("two", "uid-2", "3"));
+		awaitCall("add two@3 uid-2");
+		assertThat(this.calls).containsExactly("add one@1 uid-1", "add two@3 uid-2");
+		// and back: nothing is remembered of it, so its cached state is an add
+		this.controller.widenKeys((key) -> true);
+		awaitCall("add one@2 uid-1");
+		assertThat(this.calls).containsExactly("add one@1 uid-1", "add two@3 uid-2", "add one@2 uid-1");
+	}
+
+	@Test
 	void objectReplacedUnderItsNameWithinOneRelistIsADeleteAndAnAdd() {
 		InformerEvents.relisted(this.informer, "a", List.of(configMap("one", "uid-1", "1")));
 		awaitCall("add one@1 uid-1");

@@ -21,6 +21,7 @@ import java.util.List;
 import io.github.kubeop.annotation.OnAdd;
 import io.github.kubeop.annotation.OnDelete;
 import io.github.kubeop.annotation.OnUpdate;
+import io.github.kubeop.annotation.Reconcile;
 import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
@@ -80,13 +81,26 @@ class HandlerSignatureTests {
 	@Test
 	void twoEventAnnotationsOnOneMethod() {
 		assertInvalid(TwoAnnotations.class, "TwoAnnotations.both(V1ConfigMap)",
-				"has more than one of @OnAdd, @OnUpdate and @OnDelete", "Use one method per event");
+				"has more than one of @OnAdd, @OnUpdate, @OnDelete and @Reconcile", "Use one method per event");
 	}
 
 	@Test
 	void conflictingFilters() {
 		assertInvalid(ConflictingFilters.class, "ConflictingFilters.", "filters with labelSelector",
 				"same labelSelector");
+	}
+
+	@Test
+	void reconcileNextToAnUpdateMethodForTheSameResource() {
+		assertInvalid(ReconcileAndUpdate.class, "ReconcileAndUpdate.reconcile(V1ConfigMap)",
+				"changed of the same bean and resource is an @OnAdd or @OnUpdate method",
+				"Keep either @Reconcile (called for adds and updates) or @OnAdd/@OnUpdate");
+	}
+
+	@Test
+	void reconcileWithTwoObjects() {
+		assertInvalid(ReconcileWithTwoObjects.class, "ReconcileWithTwoObjects.reconcile(V1ConfigMap, V1ConfigMap)",
+				"takes 2 objects", "An @Reconcile method takes one object.");
 	}
 
 	private void assertInvalid(Class<?> handler, String method, String problem, String fix) {
@@ -161,6 +175,26 @@ class HandlerSignatureTests {
 
 		@OnUpdate(labelSelector = "app=db")
 		void changed(V1ConfigMap configMap) {
+		}
+
+	}
+
+	static class ReconcileAndUpdate {
+
+		@Reconcile
+		void reconcile(V1ConfigMap configMap) {
+		}
+
+		@OnUpdate
+		void changed(V1ConfigMap configMap) {
+		}
+
+	}
+
+	static class ReconcileWithTwoObjects {
+
+		@Reconcile
+		void reconcile(V1ConfigMap a, V1ConfigMap b) {
 		}
 
 	}

@@ -16,6 +16,7 @@
 
 package io.github.kubeop.handler;
 
+// tag::imports[]
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,6 +72,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
+// end::imports[]
 
 /**
  * The handler semantics of the design, one test each, against a real API server.

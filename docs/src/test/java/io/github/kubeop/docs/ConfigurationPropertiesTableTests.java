@@ -32,7 +32,10 @@ class ConfigurationPropertiesTableTests {
 		String table = ConfigurationPropertiesTable.table(ConfigurationPropertiesTable.metadata());
 		assertThat(table).contains("| `kubeop.informers.sync-timeout`\n| `2m`\n| How long startup waits")
 			.contains("| `kubeop.leader-election.lease-duration`\n| `15s`")
-			.contains("| `kubeop.handlers.rate-limiter.base-delay`")
+			.contains("| `kubeop.handlers.rate-limiter.base-delay`\n| `5ms`")
+			.contains("| `kubeop.handlers.rate-limiter.max-delay`\n| `1000s`")
+			.contains("| `kubeop.handlers.rate-limiter.qps`\n| `10`")
+			.contains("| `kubeop.handlers.rate-limiter.burst`\n| `100`")
 			.contains("| `kubeop.client.kubeconfig`")
 			.endsWith("|===\n");
 	}

@@ -16,6 +16,7 @@
 
 package io.github.kubeop.sample;
 
+// tag::imports[]
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -70,6 +71,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.stereotype.Component;
+// end::imports[]
 
 /**
  * Reconciles each {@link StaticSite} into a ConfigMap of its pages, an nginx Deployment

@@ -16,6 +16,7 @@
 
 package io.github.kubeop.sample;
 
+// tag::imports[]
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -47,6 +48,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+// end::imports[]
 
 /**
  * The sample operator end to end against a control plane that behaves like a cluster

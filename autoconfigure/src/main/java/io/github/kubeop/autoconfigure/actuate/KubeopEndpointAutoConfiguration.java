@@ -19,6 +19,7 @@ package io.github.kubeop.autoconfigure.actuate;
 import io.github.kubeop.actuate.InformersEndpoint;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
+import io.github.kubeop.autoconfigure.ShardingLifecycle;
 import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.informer.InformerRegistry;
 
@@ -43,8 +44,12 @@ public final class KubeopEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	InformersEndpoint informersEndpoint(InformerRegistry informers, ObjectProvider<HandlerRegistrar> handlers) {
-		return new InformersEndpoint(informers, handlers);
+	InformersEndpoint informersEndpoint(InformerRegistry informers, ObjectProvider<HandlerRegistrar> handlers,
+			ObjectProvider<ShardingLifecycle> sharding) {
+		return new InformersEndpoint(informers, handlers, () -> {
+			ShardingLifecycle lifecycle = sharding.getIfAvailable();
+			return (lifecycle != null) ? lifecycle.member().state() : null;
+		});
 	}
 
 }

@@ -20,8 +20,10 @@ import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopProperties;
 import io.github.kubeop.handler.HandlerRegistrar;
+import io.github.kubeop.autoconfigure.ShardingLifecycle;
 import io.github.kubeop.health.HandlersHealthIndicator;
 import io.github.kubeop.health.InformersHealthIndicator;
+import io.github.kubeop.health.ShardingHealthIndicator;
 import io.github.kubeop.informer.InformerRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -60,6 +62,14 @@ public final class KubeopHealthContributorAutoConfiguration {
 	@ConditionalOnEnabledHealthIndicator("handlers")
 	HandlersHealthIndicator handlersHealthIndicator(HandlerRegistrar handlers) {
 		return new HandlersHealthIndicator(handlers);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(name = "shardingHealthIndicator")
+	@ConditionalOnBean(ShardingLifecycle.class)
+	@ConditionalOnEnabledHealthIndicator("sharding")
+	ShardingHealthIndicator shardingHealthIndicator(ShardingLifecycle sharding) {
+		return new ShardingHealthIndicator(sharding.member());
 	}
 
 }

@@ -19,6 +19,7 @@ package io.github.kubeop.autoconfigure.metrics;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
 import io.github.kubeop.autoconfigure.LeaderElectionLifecycle;
+import io.github.kubeop.autoconfigure.ShardingLifecycle;
 import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.metrics.KubeopMetrics;
@@ -52,8 +53,9 @@ public final class KubeopMetricsAutoConfiguration {
 
 	@Bean
 	SmartLifecycle kubeopMetricsBinder(KubeopMetrics metrics, ObjectProvider<InformerRegistry> informers,
-			ObjectProvider<HandlerRegistrar> handlers, ObjectProvider<LeaderElectionLifecycle> leaderElection) {
-		return new MetricsBinder(metrics, informers, handlers, leaderElection);
+			ObjectProvider<HandlerRegistrar> handlers, ObjectProvider<LeaderElectionLifecycle> leaderElection,
+			ObjectProvider<ShardingLifecycle> sharding) {
+		return new MetricsBinder(metrics, informers, handlers, leaderElection, sharding);
 	}
 
 	/**
@@ -72,12 +74,16 @@ public final class KubeopMetricsAutoConfiguration {
 
 		private final ObjectProvider<LeaderElectionLifecycle> leaderElection;
 
+		private final ObjectProvider<ShardingLifecycle> sharding;
+
 		private volatile boolean running;
 
 		private boolean listening;
 
 		MetricsBinder(KubeopMetrics metrics, ObjectProvider<InformerRegistry> informers,
-				ObjectProvider<HandlerRegistrar> handlers, ObjectProvider<LeaderElectionLifecycle> leaderElection) {
+				ObjectProvider<HandlerRegistrar> handlers, ObjectProvider<LeaderElectionLifecycle> leaderElection,
+				ObjectProvider<ShardingLifecycle> sharding) {
+			this.sharding = sharding;
 			this.metrics = metrics;
 			this.informers = informers;
 			this.handlers = handlers;
@@ -91,6 +97,8 @@ public final class KubeopMetricsAutoConfiguration {
 				this.handlers.ifAvailable((registrar) -> registrar.forEachController(this.metrics::bind));
 				this.leaderElection.ifAvailable((lifecycle) -> this.metrics
 					.bindLeaderElection(lifecycle.elector().config().leaseName(), lifecycle.elector()::isLeader));
+				this.sharding.ifAvailable((lifecycle) -> this.metrics.bindSharding(lifecycle.member().config().name(),
+						lifecycle.member()::state));
 				this.listening = true;
 			}
 			this.running = true;

@@ -16,6 +16,7 @@
 
 package io.github.kubeop.test.controlplane;
 
+// tag::imports[]
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
+// end::imports[]
 
 /**
  * Tests that a control plane with every component behaves like a cluster: the garbage

@@ -1,0 +1,280 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.reliability;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.kubeop.annotation.OnAdd;
+import io.github.kubeop.annotation.OnDelete;
+import io.github.kubeop.annotation.OnUpdate;
+import io.github.kubeop.annotation.Owns;
+import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
+import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
+import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
+import io.github.kubeop.autoconfigure.ShardingLifecycle;
+import io.github.kubeop.shard.ShardMember;
+import io.github.kubeop.test.KubernetesTest;
+import io.github.kubeop.test.TestNamespace;
+import io.github.kubeop.test.controlplane.ControlPlane;
+import io.kubernetes.client.informer.cache.Lister;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1Secret;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.core.ResolvableType;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Sharding in the labels mode on the real API server: objects are labelled with their
+ * shard and each replica's informer watches only its own, so that each cache holds one
+ * shard; keys move by relabelling without a delete on the old owner.
+ *
+ * @author Kubeop authors
+ */
+@KubernetesTest
+class ShardLabelsTests {
+
+	private static final String LABEL = "shard.kubeop.io/labelled";
+
+	@Test
+	void eachReplicaCachesAndHandlesOnlyItsShardOwnedObjectsFollowAndMovesDeleteNothing(ControlPlane controlPlane,
+			ApiClient client, TestNamespace namespace) throws Exception {
+		ShardingTests.Calls calls = new ShardingTests.Calls("labelled-", Duration.ZERO);
+		List<String> deletes = new CopyOnWriteArrayList<>();
+		List<ConfigurableApplicationContext> replicas = new ArrayList<>();
+		try {
+			for (String identity : List.of("a", "b", "c")) {
+				replicas.add(start(controlPlane.apiClient(), namespace, calls, deletes, identity));
+			}
+			awaitWorkingTogether(replicas);
+			Map<String, String> created = write(client, namespace, 300, "v1");
+			calls.awaitHandled(created, Duration.ofMinutes(2));
+			// every object carries one replica's label, and that replica's cache holds
+			// exactly the objects with its label
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+				Set<String> cached = new HashSet<>();
+				for (int i = 0; i < replicas.size(); i++) {
+					String identity = List.of("a", "b", "c").get(i);
+					List<V1ConfigMap> own = lister(replicas.get(i)).list()
+						.stream()
+						.filter((configMap) -> configMap.getMetadata().getName().startsWith("labelled-"))
+						.toList();
+					assertThat(own).allSatisfy((configMap) -> assertThat(configMap.getMetadata().getLabels())
+						.containsEntry(LABEL, identity));
+					assertThat(own.size()).as("objects cached by %s", identity)
+						.isBetween(300 * 20 / 100, 300 * 47 / 100);
+					own.forEach((configMap) -> assertThat(cached.add(configMap.getMetadata().getName()))
+						.as("cached by two replicas")
+						.isTrue());
+				}
+				assertThat(cached).hasSize(300);
+			});
+			calls.assertNoOverlap();
+			Figures.record("sharding labels", "300 ConfigMaps: keys handled per replica " + calls.keysPerReplica());
+			// owned objects follow their owner's shard
+			CoreV1Api api = new CoreV1Api(client);
+			for (int i = 0; i < 10; i++) {
+				V1ConfigMap owner = api.readNamespacedConfigMap("labelled-" + i, namespace.name()).execute();
+				api.createNamespacedSecret(namespace.name(),
+						new V1Secret().metadata(new V1ObjectMeta().name("owned-" + i)
+							.ownerReferences(List.of(new V1OwnerReference().apiVersion("v1")
+								.kind("ConfigMap")
+								.name(owner.getMetadata().getName())
+								.uid(owner.getMetadata().getUid())
+								.controller(true)))))
+					.execute();
+			}
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+				for (int i = 0; i < 10; i++) {
+					String ownerShard = api.readNamespacedConfigMap("labelled-" + i, namespace.name())
+						.execute()
+						.getMetadata()
+						.getLabels()
+						.get(LABEL);
+					V1Secret secret = api.readNamespacedSecret("owned-" + i, namespace.name()).execute();
+					assertThat(secret.getMetadata().getLabels()).as("labels of owned-%d", i)
+						.containsEntry(LABEL, ownerShard);
+					String name = "owned-" + i;
+					assertThat(secrets(replicas.get(List.of("a", "b", "c").indexOf(ownerShard))).list())
+						.as("secrets cached by %s", ownerShard)
+						.anyMatch((cached) -> cached.getMetadata().getName().equals(name));
+				}
+			});
+			// a fourth replica joins: keys move to it by relabelling, which takes them
+			// out
+			// of the old owners' caches without a delete there
+			replicas.add(start(controlPlane.apiClient(), namespace, calls, deletes, "d"));
+			awaitWorkingTogether(replicas);
+			Map<String, String> updated = write(client, namespace, 300, "v2");
+			calls.awaitHandled(updated, Duration.ofMinutes(2));
+			long ofD = updated.entrySet()
+				.stream()
+				.filter((entry) -> "d".equals(calls.handlerOf(entry.getKey(), entry.getValue())))
+				.count();
+			assertThat(ofD).isBetween(300L * 10 / 100, 300L * 40 / 100);
+			// a real delete is one: the sentinel that proves no delete came for the moves
+			new CoreV1Api(client).deleteNamespacedConfigMap("labelled-0", namespace.name()).execute();
+			await().atMost(Duration.ofSeconds(30)).until(() -> deletes.contains("labelled-0"));
+			assertThat(deletes).as("deletes told to handlers").containsExactly("labelled-0");
+			calls.assertNoOverlap();
+		}
+		finally {
+			replicas.forEach(ConfigurableApplicationContext::close);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Lister<V1Secret> secrets(ConfigurableApplicationContext context) {
+		return (Lister<V1Secret>) context
+			.getBeanProvider(ResolvableType.forClassWithGenerics(Lister.class, V1Secret.class))
+			.getObject();
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Lister<V1ConfigMap> lister(ConfigurableApplicationContext context) {
+		return (Lister<V1ConfigMap>) context
+			.getBeanProvider(ResolvableType.forClassWithGenerics(Lister.class, V1ConfigMap.class))
+			.getObject();
+	}
+
+	private static ConfigurableApplicationContext start(ApiClient client, TestNamespace namespace,
+			ShardingTests.Calls calls, List<String> deletes, String identity) {
+		return new SpringApplicationBuilder(ShardedApplication.class).web(WebApplicationType.NONE)
+			.bannerMode(Banner.Mode.OFF)
+			.initializers((context) -> {
+				context.getBeanFactory().registerSingleton("apiClient", client);
+				((GenericApplicationContext) context).registerBean("recordingHandler", RecordingHandler.class,
+						() -> new RecordingHandler(identity, calls, deletes));
+			})
+			.run("--kubeop.informers.namespaces=" + namespace.name(),
+					"--kubeop.informers.resources.configMaps.api-version=v1",
+					"--kubeop.informers.resources.configMaps.kind=ConfigMap",
+					"--kubeop.informers.resources.secrets.api-version=v1",
+					"--kubeop.informers.resources.secrets.kind=Secret", "--kubeop.sharding.enabled=true",
+					"--kubeop.sharding.mode=labels", "--kubeop.sharding.informers=configMaps,secrets",
+					"--kubeop.sharding.name=labelled", "--kubeop.sharding.lease-namespace=" + namespace.name(),
+					"--kubeop.sharding.identity=" + identity, "--kubeop.sharding.lease-duration=4s",
+					"--kubeop.sharding.renew-deadline=3s", "--kubeop.sharding.retry-period=500ms",
+					"--kubeop.handlers.workers=8", "--kubeop.handlers.shutdown-timeout=2s");
+	}
+
+	private static void awaitWorkingTogether(List<ConfigurableApplicationContext> replicas) {
+		await().atMost(Duration.ofSeconds(60)).until(() -> {
+			List<ShardMember.State> states = replicas.stream()
+				.map((replica) -> replica.getBean(ShardingLifecycle.class).member().state())
+				.toList();
+			long generation = states.get(0).generation();
+			return states.stream()
+				.allMatch((state) -> state.generation() == generation && state.active() == generation
+						&& state.members().size() == replicas.size());
+		});
+	}
+
+	private static Map<String, String> write(ApiClient client, TestNamespace namespace, int count, String version)
+			throws Exception {
+		CoreV1Api api = new CoreV1Api(client);
+		Map<String, String> latest = new ConcurrentHashMap<>();
+		Writers.parallel(count, (index) -> {
+			String name = "labelled-" + index;
+			V1ConfigMap written;
+			if (version.equals("v1")) {
+				written = api
+					.createNamespacedConfigMap(namespace.name(),
+							new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(Map.of("version", version)))
+					.execute();
+			}
+			else {
+				// a merge patch of the data only: the shard label stays
+				written = io.kubernetes.client.util.PatchUtils.patch(V1ConfigMap.class,
+						() -> api
+							.patchNamespacedConfigMap(name, namespace.name(),
+									new io.kubernetes.client.custom.V1Patch(
+											"{\"data\":{\"version\":\"" + version + "\"}}"))
+							.buildCall(null),
+						io.kubernetes.client.custom.V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+			}
+			latest.put(namespace.name() + "/" + name, written.getMetadata().getResourceVersion());
+		});
+		return latest;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ KubeopClientAutoConfiguration.class, KubeopInformersAutoConfiguration.class,
+			KubeopHandlersAutoConfiguration.class })
+	static class ShardedApplication {
+
+	}
+
+	/**
+	 * Records every call; deletes by name. Owns Secrets, so that their shard follows
+	 * their owner's.
+	 */
+	@Owns(value = V1Secret.class, informer = "secrets")
+	static class RecordingHandler {
+
+		private final String replica;
+
+		private final ShardingTests.Calls calls;
+
+		private final List<String> deletes;
+
+		RecordingHandler(String replica, ShardingTests.Calls calls, List<String> deletes) {
+			this.replica = replica;
+			this.calls = calls;
+			this.deletes = deletes;
+		}
+
+		@OnAdd(informer = "configMaps")
+		void added(V1ConfigMap configMap) throws InterruptedException {
+			this.calls.handle(this.replica, configMap);
+		}
+
+		@OnUpdate(informer = "configMaps")
+		void updated(V1ConfigMap configMap) throws InterruptedException {
+			this.calls.handle(this.replica, configMap);
+		}
+
+		@OnDelete(informer = "configMaps")
+		void deleted(V1ConfigMap configMap) {
+			if (configMap.getMetadata().getName().startsWith("labelled-")) {
+				this.deletes.add(configMap.getMetadata().getName());
+			}
+		}
+
+	}
+
+}

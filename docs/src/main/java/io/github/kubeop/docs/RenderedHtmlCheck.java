@@ -1,0 +1,101 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.docs;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Checks the rendered reference HTML for snippets that lost their markup: a listing whose
+ * XML was passed through as HTML tags (a {@code subs} attribute that drops
+ * {@code specialcharacters}), an empty listing, a leftover {@code include::} directive or
+ * an unresolved attribute reference. Asciidoctor renders all of these without a warning.
+ *
+ * @author Kubeop authors
+ */
+public final class RenderedHtmlCheck {
+
+	private static final Pattern LISTING = Pattern.compile("<pre[^>]*>(.*?)</pre>", Pattern.DOTALL);
+
+	private static final Pattern TAG = Pattern.compile("</?([A-Za-z][A-Za-z0-9-]*)[^>]*>");
+
+	/**
+	 * Tags that the syntax highlighter and callouts put into a listing; any other tag in
+	 * a listing is the snippet's own markup left unescaped.
+	 */
+	private static final List<String> LISTING_TAGS = List.of("code", "span", "b", "i", "em", "strong", "a");
+
+	private static final Pattern UNRESOLVED_ATTRIBUTE = Pattern.compile("\\{[a-z][a-z0-9]*(-[a-z0-9]+)+\\}");
+
+	private RenderedHtmlCheck() {
+	}
+
+	public static void main(String[] args) throws IOException {
+		List<String> problems = new ArrayList<>();
+		try (Stream<Path> files = Files.list(Path.of(args[0]))) {
+			for (Path file : files.filter((path) -> path.toString().endsWith(".html")).sorted().toList()) {
+				problems
+					.addAll(problems(file.getFileName().toString(), Files.readString(file, StandardCharsets.UTF_8)));
+			}
+		}
+		if (!problems.isEmpty()) {
+			throw new IllegalStateException("The rendered documentation is broken:\n" + String.join("\n", problems));
+		}
+	}
+
+	/**
+	 * Returns what is broken in one rendered HTML page.
+	 * @param name the page's name, used in the messages
+	 * @param html the rendered page
+	 * @return one message per problem, empty when the page is sound
+	 */
+	static List<String> problems(String name, String html) {
+		List<String> problems = new ArrayList<>();
+		Matcher listing = LISTING.matcher(html);
+		int number = 0;
+		while (listing.find()) {
+			number++;
+			String content = listing.group(1);
+			Matcher tag = TAG.matcher(content);
+			while (tag.find()) {
+				if (!LISTING_TAGS.contains(tag.group(1).toLowerCase())) {
+					problems.add(name + ": listing " + number + " has unescaped markup " + tag.group()
+							+ " (a subs attribute without specialcharacters?)");
+				}
+			}
+			if (TAG.matcher(content).replaceAll("").isBlank()) {
+				problems.add(name + ": listing " + number + " is empty");
+			}
+		}
+		if (html.contains("include::")) {
+			problems.add(name + ": an include:: directive was not resolved");
+		}
+		Matcher attribute = UNRESOLVED_ATTRIBUTE.matcher(html);
+		while (attribute.find()) {
+			problems.add(name + ": attribute reference " + attribute.group() + " was not resolved");
+		}
+		return problems;
+	}
+
+}

@@ -185,8 +185,11 @@ public final class CrdGenerator {
 	public String yaml(Class<?> resourceClass) {
 		DumperOptions options = new DumperOptions();
 		options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
-		return new Yaml(options)
-			.dump(this.objectMapper.convertValue(customResourceDefinition(resourceClass), Map.class));
+		// through JSON text, so that victools' BigDecimal bounds become plain YAML
+		// numbers
+		// rather than the Java-specific !!float '1' that Go YAML decoders do not read
+		Yaml yaml = new Yaml(options);
+		return yaml.dump(yaml.load(customResourceDefinition(resourceClass).toString()));
 	}
 
 	/**

@@ -127,24 +127,36 @@ public final class RbacGenerator {
 	 * @param properties the bound properties
 	 */
 	public void properties(KubeopProperties properties) {
-		properties.getInformers().getResources().forEach((name, resource) -> {
-			if (resource.getApiVersion() == null || resource.getKind() == null) {
-				throw new IllegalArgumentException("kubeop.informers.resources." + name
-						+ " needs both api-version and kind to derive its RBAC rule");
-			}
-			String apiVersion = resource.getApiVersion().trim();
-			int slash = apiVersion.indexOf('/');
-			String group = (slash < 0) ? "" : apiVersion.substring(0, slash);
-			String version = apiVersion.substring(slash + 1);
-			rule(group, plural(group, version, resource.getKind().trim(), resource.getType()), READ);
-		});
+		properties.getInformers().getResources().forEach((name, resource) -> informerRule(name, resource, READ));
 		if (properties.getLeaderElection().isEnabled()) {
 			rule("coordination.k8s.io", "leases", List.of("get", "create", "update"));
 		}
-		if (properties.getSharding().isEnabled()) {
+		KubeopProperties.Sharding sharding = properties.getSharding();
+		if (sharding.isEnabled()) {
 			// members list each other's Leases and delete their own on the way out
 			rule("coordination.k8s.io", "leases", List.of("get", "list", "create", "update", "delete"));
+			if (sharding.getMode() == KubeopProperties.Sharding.Mode.LABELS) {
+				// objects of these informers are labelled with their shard
+				for (String name : sharding.getInformers()) {
+					KubeopProperties.Resource resource = properties.getInformers().getResources().get(name);
+					if (resource != null) {
+						informerRule(name, resource, List.of("patch"));
+					}
+				}
+			}
 		}
+	}
+
+	private void informerRule(String name, KubeopProperties.Resource resource, List<String> verbs) {
+		if (resource.getApiVersion() == null || resource.getKind() == null) {
+			throw new IllegalArgumentException(
+					"kubeop.informers.resources." + name + " needs both api-version and kind to derive its RBAC rule");
+		}
+		String apiVersion = resource.getApiVersion().trim();
+		int slash = apiVersion.indexOf('/');
+		String group = (slash < 0) ? "" : apiVersion.substring(0, slash);
+		String version = apiVersion.substring(slash + 1);
+		rule(group, plural(group, version, resource.getKind().trim(), resource.getType()), verbs);
 	}
 
 	/**

@@ -79,6 +79,13 @@ class CrdGeneratorTests {
 	}
 
 	@Test
+	void yamlWritesNumbersAsPlainScalars() {
+		// kubectl and Go YAML decoders know no Java-specific tags such as !!float '1'
+		String yaml = this.generator.yaml(Gateway.class);
+		assertThat(yaml).doesNotContain("!!").contains("minimum: 1\n").contains("maximum: 5\n");
+	}
+
+	@Test
 	void resourceWithoutStatusHasNoStatusSubresource() {
 		ObjectNode crd = this.generator.customResourceDefinition(Free.class);
 		assertThat(crd.at("/spec/versions/0/subresources").isMissingNode()).isTrue();

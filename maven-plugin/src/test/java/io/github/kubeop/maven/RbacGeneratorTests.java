@@ -92,6 +92,20 @@ class RbacGeneratorTests {
 	}
 
 	@Test
+	void shardingByLabelsPatchesTheObjectsOfItsInformers() {
+		KubeopProperties properties = new KubeopProperties();
+		properties.getInformers().getResources().put("settings", resource("v1", "ConfigMap"));
+		properties.getInformers().getResources().put("secrets", resource("v1", "Secret"));
+		properties.getSharding().setEnabled(true);
+		properties.getSharding().setMode(KubeopProperties.Sharding.Mode.LABELS);
+		properties.getSharding().setInformers(List.of("settings"));
+		RbacGenerator generator = new RbacGenerator(List.of());
+		generator.properties(properties);
+		assertThat(rules(generator)).containsEntry("/configmaps", List.of("get", "list", "patch", "watch"))
+			.containsEntry("/secrets", List.of("get", "list", "watch"));
+	}
+
+	@Test
 	void resourcesOfAGroupWithTheSameVerbsShareARule() {
 		RbacGenerator generator = new RbacGenerator(List.of());
 		generator.rule("", "services", List.of("get", "list"));

@@ -80,8 +80,13 @@ public record ResourceType(String group, String version, String kind, String plu
 		return this.plural + "." + this.group;
 	}
 
-	// the rules of kubebuilder and the API server's default RESTMapper
-	static String plural(String singular) {
+	/**
+	 * Returns the plural resource name of a singular one by the rules of kubebuilder and
+	 * the API server's default RESTMapper, such as {@code ingresses} for {@code ingress}.
+	 * @param singular the lower-case singular name
+	 * @return the plural name
+	 */
+	public static String plural(String singular) {
 		if (singular.endsWith("s") || singular.endsWith("x") || singular.endsWith("z") || singular.endsWith("ch")
 				|| singular.endsWith("sh")) {
 			return singular + "es";

@@ -1,0 +1,202 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.maven;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import io.github.kubeop.autoconfigure.KubeopProperties;
+import org.apache.maven.artifact.DependencyResolutionRequiredException;
+import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.plugins.annotations.ResolutionScope;
+import org.apache.maven.project.MavenProject;
+
+/**
+ * Generates the CustomResourceDefinition of each typed custom resource class and the
+ * ClusterRole the operator needs, from the project's compiled classes and its
+ * {@code application.properties} or {@code application.yaml}. By default they are written
+ * into the project's classes directory, under {@code META-INF/kubeop/crds/} and
+ * {@code META-INF/kubeop/rbac/}, so that they ship in the jar and tests can apply them
+ * from the classpath.
+ *
+ * @author Kubeop authors
+ */
+@Mojo(name = "generate", defaultPhase = LifecyclePhase.PROCESS_CLASSES,
+		requiresDependencyResolution = ResolutionScope.RUNTIME, threadSafe = true)
+public class GenerateMojo extends AbstractMojo {
+
+	/**
+	 * The location of the generated files under the classes directory.
+	 */
+	static final String DEFAULT_LOCATION = "META-INF/kubeop";
+
+	@Parameter(defaultValue = "${project}", readonly = true, required = true)
+	private MavenProject project;
+
+	/**
+	 * The directory of the compiled classes to scan.
+	 */
+	@Parameter(defaultValue = "${project.build.outputDirectory}", required = true)
+	private File classesDirectory;
+
+	/**
+	 * The directory to write {@code crds/<plural>.<group>.yaml} and
+	 * {@code rbac/cluster-role.yaml} to.
+	 */
+	@Parameter(defaultValue = "${project.build.outputDirectory}/" + DEFAULT_LOCATION, required = true)
+	private File outputDirectory;
+
+	/**
+	 * The packages to scan for custom resource and handler classes; all when empty.
+	 */
+	@Parameter
+	private List<String> packages = new ArrayList<>();
+
+	/**
+	 * The name of the generated ClusterRole.
+	 */
+	@Parameter(defaultValue = "${project.artifactId}", required = true)
+	private String roleName;
+
+	/**
+	 * Whether to generate the ClusterRole.
+	 */
+	@Parameter(property = "kubeop.rbac", defaultValue = "true")
+	private boolean rbac;
+
+	/**
+	 * Rules to add to the ClusterRole, for what the operator does beyond what the
+	 * generator can see (a client call in a handler, say).
+	 */
+	@Parameter
+	private List<PolicyRule> rules = new ArrayList<>();
+
+	/**
+	 * Whether to skip the generation.
+	 */
+	@Parameter(property = "kubeop.generate.skip", defaultValue = "false")
+	private boolean skip;
+
+	@Override
+	public void execute() throws MojoExecutionException, MojoFailureException {
+		if (this.skip) {
+			getLog().info("Skipping Kubeop generation");
+			return;
+		}
+		try (URLClassLoader classLoader = new URLClassLoader(classpath(), getClass().getClassLoader())) {
+			OperatorClasses classes = OperatorClasses.scan(this.classesDirectory.toPath(), classLoader, this.packages);
+			Path crds = this.outputDirectory.toPath().resolve("crds");
+			deleteGeneratedFiles(crds);
+			List<Path> written = new CrdGenerator().write(classes.resourceClasses(), crds);
+			written
+				.forEach((file) -> getLog().info("Generated " + this.project.getBasedir().toPath().relativize(file)));
+			if (this.rbac) {
+				Path role = writeClusterRole(classes);
+				getLog().info("Generated " + this.project.getBasedir().toPath().relativize(role));
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			throw new MojoFailureException(ex.getMessage(), ex);
+		}
+		catch (IOException ex) {
+			throw new MojoExecutionException("Could not generate Kubeop resources: " + ex.getMessage(), ex);
+		}
+	}
+
+	private Path writeClusterRole(OperatorClasses classes) throws IOException {
+		RbacGenerator generator = new RbacGenerator(classes.resourceClasses());
+		classes.handlerClasses().forEach(generator::handler);
+		for (KubeopProperties properties : classes.properties()) {
+			generator.properties(properties);
+		}
+		for (PolicyRule rule : this.rules) {
+			rule.addTo(generator);
+		}
+		Path directory = this.outputDirectory.toPath().resolve("rbac");
+		Files.createDirectories(directory);
+		Path file = directory.resolve("cluster-role.yaml");
+		Files.writeString(file, generator.yaml(this.roleName));
+		return file;
+	}
+
+	private URL[] classpath() throws MojoExecutionException {
+		try {
+			List<URL> urls = new ArrayList<>();
+			urls.add(this.classesDirectory.toURI().toURL());
+			for (String element : this.project.getRuntimeClasspathElements()) {
+				urls.add(new File(element).toURI().toURL());
+			}
+			return urls.toArray(URL[]::new);
+		}
+		catch (DependencyResolutionRequiredException | MalformedURLException ex) {
+			throw new MojoExecutionException("Could not build the project's classpath", ex);
+		}
+	}
+
+	// a resource class that was removed or renamed must not leave its old CRD behind
+	private static void deleteGeneratedFiles(Path crds) throws IOException {
+		if (!Files.isDirectory(crds)) {
+			return;
+		}
+		try (Stream<Path> files = Files.list(crds)) {
+			for (Path file : files.filter((candidate) -> candidate.toString().endsWith(".yaml")).toList()) {
+				Files.delete(file);
+			}
+		}
+	}
+
+	/**
+	 * An extra rule of the ClusterRole, configured as
+	 * {@code <rule><apiGroups><apiGroup>apps</apiGroup></apiGroups>...</rule>}.
+	 */
+	public static class PolicyRule {
+
+		private List<String> apiGroups = new ArrayList<>();
+
+		private List<String> resources = new ArrayList<>();
+
+		private List<String> verbs = new ArrayList<>();
+
+		void addTo(RbacGenerator generator) {
+			if (this.resources.isEmpty() || this.verbs.isEmpty()) {
+				throw new IllegalArgumentException("A rule in <rules> needs <resources> and <verbs>");
+			}
+			// an empty <apiGroup/> is the core group
+			List<String> groups = this.apiGroups.isEmpty() ? List.of("") : this.apiGroups;
+			for (String group : groups) {
+				for (String resource : this.resources) {
+					generator.rule((group != null) ? group.trim() : "", resource.trim(), this.verbs);
+				}
+			}
+		}
+
+	}
+
+}

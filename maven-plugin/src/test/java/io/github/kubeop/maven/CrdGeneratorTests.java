@@ -1,0 +1,154 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.maven;
+
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.kubeop.resource.CustomResource;
+import io.github.kubeop.resource.KubernetesResource;
+import io.github.kubeop.resource.PreserveUnknownFields;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for the schema mapping of {@link CrdGenerator}.
+ *
+ * @author Kubeop authors
+ */
+class CrdGeneratorTests {
+
+	private final CrdGenerator generator = new CrdGenerator();
+
+	@Test
+	void specIsAStructuralSchemaWithTheValidation() {
+		JsonNode spec = openApiSchema(Gateway.class).at("/properties/spec");
+		assertThat(spec.at("/type").asText()).isEqualTo("object");
+		assertThat(spec.at("/required")).extracting(JsonNode::asText).containsExactly("host");
+		assertThat(spec.at("/properties/host/pattern").asText()).isEqualTo("^[a-z.]+$");
+		assertThat(spec.at("/properties/host/minLength").asInt()).isEqualTo(1);
+		assertThat(spec.at("/properties/replicas/minimum").asInt()).isEqualTo(1);
+		assertThat(spec.at("/properties/replicas/maximum").asInt()).isEqualTo(5);
+		assertThat(spec.at("/properties/replicas/default").asInt()).isEqualTo(2);
+		assertThat(spec.at("/properties/tier/type").asText()).isEqualTo("string");
+		assertThat(spec.at("/properties/tier/enum")).extracting(JsonNode::asText).containsExactly("BASIC", "PREMIUM");
+		assertThat(spec.at("/properties/port/x-kubernetes-int-or-string").asBoolean()).isTrue();
+		assertThat(spec.at("/properties/memory/pattern").asText()).isEqualTo(CrdGenerator.QUANTITY_PATTERN);
+		assertThat(spec.at("/properties/labels/additionalProperties/type").asText()).isEqualTo("string");
+		assertThat(spec.at("/properties/aliases/maxItems").asInt()).isEqualTo(2);
+		assertThat(spec.toString()).doesNotContain("$ref", "$defs", "definitions", "$schema");
+	}
+
+	@Test
+	void statusMapsDateTimesAndTheStandardConditions() {
+		JsonNode status = openApiSchema(Gateway.class).at("/properties/status");
+		assertThat(status.at("/properties/lastUpdate/format").asText()).isEqualTo("date-time");
+		JsonNode conditions = status.at("/properties/conditions");
+		assertThat(conditions.at("/x-kubernetes-list-type").asText()).isEqualTo("map");
+		assertThat(conditions.at("/x-kubernetes-list-map-keys/0").asText()).isEqualTo("type");
+		assertThat(conditions.at("/items/required")).extracting(JsonNode::asText)
+			.containsExactly("type", "status", "lastTransitionTime", "reason", "message");
+	}
+
+	@Test
+	void namesSubresourcesAndColumnsComeFromTheAnnotation() {
+		ObjectNode crd = this.generator.customResourceDefinition(Gateway.class);
+		assertThat(crd.at("/metadata/name").asText()).isEqualTo("gateways.crdgen.kubeop.test");
+		assertThat(crd.at("/spec/names/shortNames/0").asText()).isEqualTo("gw");
+		assertThat(crd.at("/spec/names/categories/0").asText()).isEqualTo("kubeop");
+		assertThat(crd.at("/spec/scope").asText()).isEqualTo("Namespaced");
+		assertThat(crd.at("/spec/versions/0/subresources/status").isObject()).isTrue();
+		assertThat(crd.at("/spec/versions/0/additionalPrinterColumns/1/priority").asInt()).isEqualTo(1);
+	}
+
+	@Test
+	void yamlWritesNumbersAsPlainScalars() {
+		// kubectl and Go YAML decoders know no Java-specific tags such as !!float '1'
+		String yaml = this.generator.yaml(Gateway.class);
+		assertThat(yaml).doesNotContain("!!").contains("minimum: 1\n").contains("maximum: 5\n");
+	}
+
+	@Test
+	void resourceWithoutStatusHasNoStatusSubresource() {
+		ObjectNode crd = this.generator.customResourceDefinition(Free.class);
+		assertThat(crd.at("/spec/versions/0/subresources").isMissingNode()).isTrue();
+		assertThat(crd
+			.at("/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/extra"
+					+ "/x-kubernetes-preserve-unknown-fields")
+			.asBoolean()).isTrue();
+	}
+
+	@Test
+	void objectFieldFailsNamingClassAndField() {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.generator.customResourceDefinition(Untyped.class))
+			.withMessageContaining(Untyped.class.getName())
+			.withMessageContaining("field 'anything' of " + Untyped.Spec.class.getName());
+	}
+
+	@Test
+	void jdkClassFieldFailsNamingTheField() {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.generator.customResourceDefinition(Threaded.class))
+			.withMessageContaining("field 'worker' of " + Threaded.Spec.class.getName());
+	}
+
+	@Test
+	void typeCycleFails() {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.generator.customResourceDefinition(Cyclic.class))
+			.withMessageContaining(Cyclic.class.getName())
+			.withMessageContaining("cycle");
+	}
+
+	private JsonNode openApiSchema(Class<?> type) {
+		return this.generator.customResourceDefinition(type).at("/spec/versions/0/schema/openAPIV3Schema");
+	}
+
+	@KubernetesResource(group = "crdgen.kubeop.test", version = "v1")
+	static class Free extends CustomResource<Free.Spec, Void> {
+
+		record Spec(@PreserveUnknownFields Object extra) {
+		}
+
+	}
+
+	@KubernetesResource(group = "crdgen.kubeop.test", version = "v1")
+	static class Untyped extends CustomResource<Untyped.Spec, Void> {
+
+		record Spec(String name, Object anything) {
+		}
+
+	}
+
+	@KubernetesResource(group = "crdgen.kubeop.test", version = "v1")
+	static class Threaded extends CustomResource<Threaded.Spec, Void> {
+
+		record Spec(List<String> names, Thread worker) {
+		}
+
+	}
+
+	@KubernetesResource(group = "crdgen.kubeop.test", version = "v1")
+	static class Cyclic extends CustomResource<CrdGeneratorTests.Node, Void> {
+
+	}
+
+	record Node(String name, List<Node> children) {
+	}
+
+}

@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import io.github.kubeop.autoconfigure.KubeopProperties;
@@ -51,6 +52,11 @@ import org.apache.maven.project.MavenProject;
 @Mojo(name = "generate", defaultPhase = LifecyclePhase.PROCESS_CLASSES,
 		requiresDependencyResolution = ResolutionScope.RUNTIME, threadSafe = true)
 public class GenerateMojo extends AbstractMojo {
+
+	private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+
+	private static final Pattern DNS_SUBDOMAIN = Pattern
+		.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
 	/**
 	 * The location of the generated files under the classes directory.
@@ -101,6 +107,14 @@ public class GenerateMojo extends AbstractMojo {
 	/**
 	 * Whether to skip the generation.
 	 */
+	/**
+	 * The service account the operator runs as, {@code <namespace>/<name>}: when set, a
+	 * ServiceAccount and a ClusterRoleBinding of the generated ClusterRole to it are
+	 * written to {@code rbac/service-account.yaml}.
+	 */
+	@Parameter
+	private String serviceAccount;
+
 	@Parameter(property = "kubeop.generate.skip", defaultValue = "false")
 	private boolean skip;
 
@@ -143,7 +157,47 @@ public class GenerateMojo extends AbstractMojo {
 		Files.createDirectories(directory);
 		Path file = directory.resolve("cluster-role.yaml");
 		Files.writeString(file, generator.yaml(this.roleName));
+		if (this.serviceAccount != null && !this.serviceAccount.isBlank()) {
+			Path binding = directory.resolve("service-account.yaml");
+			Files.writeString(binding, serviceAccountYaml(this.roleName, this.serviceAccount.trim()));
+			getLog().info("Generated " + this.project.getBasedir().toPath().relativize(binding));
+		}
 		return file;
+	}
+
+	/**
+	 * The ServiceAccount and its binding to the ClusterRole.
+	 * @param roleName the ClusterRole
+	 * @param serviceAccount {@code <namespace>/<name>}
+	 * @return the YAML
+	 */
+	static String serviceAccountYaml(String roleName, String serviceAccount) {
+		String[] parts = serviceAccount.split("/");
+		if (parts.length != 2 || !DNS_LABEL.matcher(parts[0]).matches() || !DNS_SUBDOMAIN.matcher(parts[1]).matches()
+				|| !DNS_SUBDOMAIN.matcher(roleName).matches()) {
+			throw new IllegalArgumentException("<serviceAccount> must be <namespace>/<name> with DNS names, and "
+					+ "<roleName> a DNS name: got '" + serviceAccount + "' and '" + roleName + "'");
+		}
+		return """
+				apiVersion: v1
+				kind: ServiceAccount
+				metadata:
+				  name: %2$s
+				  namespace: %1$s
+				---
+				apiVersion: rbac.authorization.k8s.io/v1
+				kind: ClusterRoleBinding
+				metadata:
+				  name: %3$s
+				roleRef:
+				  apiGroup: rbac.authorization.k8s.io
+				  kind: ClusterRole
+				  name: %3$s
+				subjects:
+				- kind: ServiceAccount
+				  name: %2$s
+				  namespace: %1$s
+				""".formatted(parts[0], parts[1], roleName);
 	}
 
 	private URL[] classpath() throws MojoExecutionException {

@@ -16,62 +16,43 @@
 
 package io.github.kubeop.sample;
 
+// tag::resource[]
 import java.util.List;
 import java.util.Map;
 
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.github.kubeop.resource.CustomResource;
+import io.github.kubeop.resource.KubernetesResource;
+import io.github.kubeop.resource.KubernetesResource.PrinterColumn;
+import io.kubernetes.client.openapi.models.V1Condition;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotEmpty;
 
 /**
- * The sample's custom resource, read from the dynamic object the informer caches: a set
- * of pages served by nginx with a number of replicas.
+ * The sample's custom resource: a set of pages served by nginx. Its CRD is generated from
+ * this class at build time.
  *
- * @param metadata the object metadata
- * @param spec what the user wants
- * @param status what the operator last did
  * @author Kubeop authors
  */
-public record StaticSite(V1ObjectMeta metadata, Spec spec, Status status) {
+@KubernetesResource(group = "sample.kubeop.io", version = "v1alpha1", shortNames = "site",
+		printerColumns = { @PrinterColumn(name = "Replicas", type = "integer", jsonPath = ".spec.replicas"),
+				@PrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status") })
+public class StaticSite extends CustomResource<StaticSite.Spec, StaticSite.Status> {
 
 	/**
-	 * The API version.
+	 * What the user wants: replicas (1 if unset), image ({@code nginx:1.27-alpine} if
+	 * unset) and the files to serve, by name.
 	 */
-	public static final String API_VERSION = "sample.kubeop.io/v1alpha1";
-
-	/**
-	 * What the user wants.
-	 *
-	 * @param replicas how many nginx replicas serve the pages
-	 * @param image the nginx image
-	 * @param pages the files to serve, by file name
-	 */
-	public record Spec(Integer replicas, String image, Map<String, String> pages) {
+	public record Spec(@Min(0) @Max(20) Integer replicas, String image, @NotEmpty Map<String, String> pages) {
 
 	}
 
 	/**
-	 * What the operator last did.
-	 *
-	 * @param observedGeneration the generation last reconciled
-	 * @param url where the site is served inside the cluster
-	 * @param conditions the conditions, {@code Ready} among them
+	 * What the operator last did: the generation, the URL inside the cluster, conditions.
 	 */
-	public record Status(Long observedGeneration, String url, List<Condition> conditions) {
-
-	}
-
-	/**
-	 * A status condition.
-	 *
-	 * @param type the condition type
-	 * @param status {@code True}, {@code False} or {@code Unknown}
-	 * @param reason a machine-readable reason
-	 * @param message a human-readable message
-	 * @param observedGeneration the generation the condition describes
-	 * @param lastTransitionTime when the status last changed
-	 */
-	public record Condition(String type, String status, String reason, String message, Long observedGeneration,
-			String lastTransitionTime) {
+	public record Status(Long observedGeneration, String url, List<V1Condition> conditions) {
 
 	}
 
 }
+// end::resource[]

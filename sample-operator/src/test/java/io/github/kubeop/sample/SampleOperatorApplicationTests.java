@@ -53,7 +53,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * The sample operator end to end against a control plane that behaves like a cluster
  * (controller-manager, scheduler and simulated nodes), running as its service account
- * with exactly the shipped RBAC (deploy/rbac.yaml).
+ * with exactly the RBAC generated from its classes (META-INF/kubeop/rbac).
  *
  * @author Kubeop authors
  */
@@ -66,8 +66,9 @@ class SampleOperatorApplicationTests {
 	static void install(ApiClient admin) {
 		Manifests manifests = new Manifests(admin);
 		manifests.apply("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: kubeop-sample\n", null);
-		manifests.apply(Path.of("deploy/crd.yaml"), null);
-		manifests.apply(Path.of("deploy/rbac.yaml"), null);
+		manifests.apply(Path.of("target/classes/META-INF/kubeop/crds/staticsites.sample.kubeop.io.yaml"), null);
+		manifests.apply(Path.of("target/classes/META-INF/kubeop/rbac/cluster-role.yaml"), null);
+		manifests.apply(Path.of("target/classes/META-INF/kubeop/rbac/service-account.yaml"), null);
 	}
 
 	// tag::e2e[]

@@ -16,6 +16,7 @@
 
 package io.github.kubeop.sample;
 
+import io.kubernetes.client.openapi.models.V1Condition;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1DeploymentStatus;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -32,26 +33,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 class StaticSiteReadinessTests {
 
 	@Test
-	void siteWithoutItsDeploymentYetIsNotReady() {
-		assertThat(StaticSiteReconciler.readiness(2, null))
-			.isEqualTo(new StaticSiteReconciler.Readiness(false, "DeploymentPending", "0 of 2 replicas available"));
+	void deploymentWithoutStatusYetIsNotReady() {
+		assertThat(StaticSiteReconciler.ready(2, new V1Deployment().metadata(new V1ObjectMeta().generation(1L))))
+			.extracting(V1Condition::getType, V1Condition::getStatus, V1Condition::getReason, V1Condition::getMessage)
+			.containsExactly("Ready", "False", "ReplicasUnavailable", "0 of 2 replicas available");
 	}
 
 	@Test
 	void siteIsReadyOnceTheDesiredReplicasAreAvailable() {
-		assertThat(StaticSiteReconciler.readiness(2, deployment(3, 3, 2, 1)))
-			.isEqualTo(new StaticSiteReconciler.Readiness(false, "ReplicasUnavailable", "1 of 2 replicas available"));
-		assertThat(StaticSiteReconciler.readiness(2, deployment(3, 3, 2, 2)))
-			.isEqualTo(new StaticSiteReconciler.Readiness(true, "ReplicasAvailable", "2 of 2 replicas available"));
+		assertThat(StaticSiteReconciler.ready(2, deployment(3, 3, 2, 1)))
+			.extracting(V1Condition::getStatus, V1Condition::getReason, V1Condition::getMessage)
+			.containsExactly("False", "ReplicasUnavailable", "1 of 2 replicas available");
+		assertThat(StaticSiteReconciler.ready(2, deployment(3, 3, 2, 2)))
+			.extracting(V1Condition::getStatus, V1Condition::getReason, V1Condition::getMessage,
+					V1Condition::getObservedGeneration)
+			.containsExactly("True", "ReplicasAvailable", "2 of 2 replicas available", 3L);
 	}
 
 	@Test
 	void availableReplicasOfAnOlderGenerationDoNotMakeTheSiteReady() {
 		// scaled from 2 to 3: the Deployment controller has not seen generation 4 yet
-		assertThat(StaticSiteReconciler.readiness(3, deployment(4, 3, 3, 3)).ready()).isFalse();
+		assertThat(StaticSiteReconciler.ready(3, deployment(4, 3, 3, 3)).getStatus()).isEqualTo("False");
 		// seen, but the new pods are not all updated yet
-		assertThat(StaticSiteReconciler.readiness(3, deployment(4, 4, 2, 3)).ready()).isFalse();
-		assertThat(StaticSiteReconciler.readiness(3, deployment(4, 4, 3, 3)).ready()).isTrue();
+		assertThat(StaticSiteReconciler.ready(3, deployment(4, 4, 2, 3)).getStatus()).isEqualTo("False");
+		assertThat(StaticSiteReconciler.ready(3, deployment(4, 4, 3, 3)).getStatus()).isEqualTo("True");
 	}
 
 	private static V1Deployment deployment(long generation, long observedGeneration, int updated, int available) {

@@ -57,7 +57,7 @@ public class TestSampleOperatorApplication {
 				: LocalControlPlaneConfiguration.sharedControlPlane().apiClient();
 		Manifests manifests = new Manifests(client);
 		manifests.apply("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: kubeop-sample\n", null);
-		manifests.apply(Path.of("deploy/crd.yaml"), null);
+		manifests.apply(Path.of("target/classes/META-INF/kubeop/crds/staticsites.sample.kubeop.io.yaml"), null);
 		logger.info("Installed CustomResourceDefinition staticsites.sample.kubeop.io");
 		SpringApplication.from(SampleOperatorApplication::main)
 			.with(LocalControlPlaneConfiguration.class, ExampleSite.class)

@@ -261,7 +261,13 @@ public final class ResourceInformer<T extends KubernetesObject> {
 		}
 	}
 
-	T convert(JsonObject json) {
+	/**
+	 * Reads an object the API server returned as this informer's cache holds it (its Java
+	 * type, managedFields stripped if configured), as for an object a handler wrote.
+	 * @param json the object's JSON
+	 * @return the object
+	 */
+	public T convert(JsonObject json) {
 		if (this.spec.stripManagedFields() && json.has("metadata")) {
 			json.getAsJsonObject("metadata").remove("managedFields");
 		}

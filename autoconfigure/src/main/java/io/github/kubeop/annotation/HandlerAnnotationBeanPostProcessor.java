@@ -46,11 +46,12 @@ import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
 
 /**
- * Finds {@link OnAdd}, {@link OnUpdate}, {@link OnDelete} and {@link Reconcile} methods
- * (directly or through composed annotations, on proxied beans too), checks their
- * signatures as each bean is initialized so that a wrong one fails startup, and registers
- * one {@link HandlerEndpoint} per bean and resource once every singleton exists. The
- * {@link HandlerRegistrar} is only looked up then, so user beans are never created early.
+ * Finds {@link OnAdd}, {@link OnUpdate}, {@link OnDelete}, {@link Reconcile} and
+ * {@link Cleanup} methods (directly or through composed annotations, on proxied beans
+ * too), checks their signatures as each bean is initialized so that a wrong one fails
+ * startup, and registers one {@link HandlerEndpoint} per bean and resource once every
+ * singleton exists. The {@link HandlerRegistrar} is only looked up then, so user beans
+ * are never created early.
  * <p>
  * A handler bean created later (a {@code @Lazy} bean first asked for after startup) is
  * registered as it appears, and its workers start at once if the handlers run, as
@@ -64,7 +65,7 @@ public class HandlerAnnotationBeanPostProcessor
 		implements BeanPostProcessor, SmartInitializingSingleton, BeanFactoryAware {
 
 	private static final Set<Class<? extends Annotation>> ANNOTATIONS = Set.of(OnAdd.class, OnUpdate.class,
-			OnDelete.class, Reconcile.class);
+			OnDelete.class, Reconcile.class, Cleanup.class);
 
 	private final ObjectProvider<HandlerRegistrar> registrar;
 
@@ -129,6 +130,7 @@ public class HandlerAnnotationBeanPostProcessor
 				.map((method) -> handlerMethods.get(method.toGenericString()))
 				.toList();
 			rejectReconcileMixedWithEdges(group, groupMethods);
+			checkCleanup(group, groupMethods);
 			String informer = informerName(group.get(0));
 			String name = (byResource.size() == 1) ? beanName : beanName + "-"
 					+ (informer.isEmpty() ? groupMethods.get(0).resourceType().getSimpleName() : informer);
@@ -177,6 +179,39 @@ public class HandlerAnnotationBeanPostProcessor
 							+ "or @OnUpdate method: both would be called for the same changes",
 					"Keep either @Reconcile (called for adds and updates) or @OnAdd/@OnUpdate for this resource; "
 							+ "@OnDelete may stay next to @Reconcile.");
+		}
+	}
+
+	/**
+	 * Fails for a second {@code @Cleanup} method of the same bean and resource, and for
+	 * one without a {@code @Reconcile}, {@code @OnAdd} or {@code @OnUpdate} method,
+	 * before whose calls the finalizer would be added.
+	 */
+	private static void checkCleanup(List<Method> group, List<HandlerMethod> groupMethods) {
+		Method cleanup = null;
+		boolean addsFinalizer = false;
+		for (int i = 0; i < group.size(); i++) {
+			switch (groupMethods.get(i).kind()) {
+				case CLEANUP -> {
+					if (cleanup != null) {
+						throw new InvalidHandlerMethodException(group.get(i),
+								"is a second @Cleanup method of the same bean and resource, next to "
+										+ cleanup.getName(),
+								"Keep one @Cleanup method per bean and resource; one finalizer guards the object.");
+					}
+					cleanup = group.get(i);
+				}
+				case ADD, UPDATE, RECONCILE -> addsFinalizer = true;
+				default -> {
+				}
+			}
+		}
+		if (cleanup != null && !addsFinalizer) {
+			throw new InvalidHandlerMethodException(cleanup,
+					"is a @Cleanup method, but its bean has no @Reconcile, @OnAdd or @OnUpdate method for the same "
+							+ "resource, before whose calls the finalizer would be added",
+					"Add a @Reconcile method (or @OnAdd/@OnUpdate) for this resource to the same bean, with the same "
+							+ "informer.");
 		}
 	}
 
@@ -271,14 +306,15 @@ public class HandlerAnnotationBeanPostProcessor
 		OnUpdate update = AnnotatedElementUtils.findMergedAnnotation(method, OnUpdate.class);
 		OnDelete delete = AnnotatedElementUtils.findMergedAnnotation(method, OnDelete.class);
 		Reconcile reconcile = AnnotatedElementUtils.findMergedAnnotation(method, Reconcile.class);
+		Cleanup cleanup = AnnotatedElementUtils.findMergedAnnotation(method, Cleanup.class);
 		int count = ((add != null) ? 1 : 0) + ((update != null) ? 1 : 0) + ((delete != null) ? 1 : 0)
-				+ ((reconcile != null) ? 1 : 0);
+				+ ((reconcile != null) ? 1 : 0) + ((cleanup != null) ? 1 : 0);
 		if (count == 0) {
 			return null;
 		}
 		if (count > 1) {
 			throw new InvalidHandlerMethodException(method,
-					"has more than one of @OnAdd, @OnUpdate, @OnDelete and @Reconcile",
+					"has more than one of @OnAdd, @OnUpdate, @OnDelete, @Reconcile and @Cleanup",
 					"Use one method per event; a shared helper method can hold common code.");
 		}
 		if (add != null) {
@@ -291,6 +327,17 @@ public class HandlerAnnotationBeanPostProcessor
 		if (reconcile != null) {
 			return HandlerMethod.of(bean, method, HandlerMethod.Kind.RECONCILE, declaredType(reconcile.informer()),
 					reconcile.resync(), false);
+		}
+		if (cleanup != null) {
+			HandlerMethod handlerMethod = HandlerMethod.of(bean, method, HandlerMethod.Kind.CLEANUP,
+					declaredType(cleanup.informer()), false, false);
+			try {
+				return handlerMethod.withFinalizer(cleanup.finalizer());
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidHandlerMethodException(method, "has " + ex.getMessage(),
+						"Name the finalizer '<your domain>/<name>', such as 'sample.kubeop.io/cleanup'.");
+			}
 		}
 		return HandlerMethod.of(bean, method, HandlerMethod.Kind.DELETE, declaredType(delete.informer()), false, false);
 	}
@@ -340,7 +387,8 @@ public class HandlerAnnotationBeanPostProcessor
 	}
 
 	private static String attribute(Method method, String name, String defaultValue) {
-		for (Class<? extends Annotation> type : List.of(OnAdd.class, OnUpdate.class, OnDelete.class, Reconcile.class)) {
+		for (Class<? extends Annotation> type : List.of(OnAdd.class, OnUpdate.class, OnDelete.class, Reconcile.class,
+				Cleanup.class)) {
 			Annotation annotation = AnnotatedElementUtils.findMergedAnnotation(method, type);
 			if (annotation != null) {
 				Object value = AnnotationUtils.getValue(annotation, name);

@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -45,7 +46,10 @@ import org.apache.commons.logging.LogFactory;
  * the state last delivered for that key, and call {@code @OnAdd}, {@code @OnUpdate} or
  * {@code @OnDelete}. A key is never handled by two workers at once, changes between two
  * calls coalesce, failures are retried with the queue's back-off, and a
- * {@link TerminalException} is not retried.
+ * {@link TerminalException} is not retried. A handler with a cleanup method adds its
+ * finalizer before its other calls, calls the cleanup for objects being deleted that hold
+ * the finalizer, and removes the finalizer once the cleanup has returned (see
+ * {@link io.github.kubeop.annotation.Cleanup}).
  *
  * @param <T> the resource type
  * @author Kubeop authors
@@ -91,6 +95,18 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	private final Map<String, UnseenWrites> unseenWrites = new ConcurrentHashMap<>();
 
+	/**
+	 * The finalizer of the handler's cleanup method, or {@code null} without one.
+	 */
+	private final Finalizers<T> finalizers;
+
+	/**
+	 * The UID of the object whose finalizer this handler removed, by key: the API server
+	 * adds no finalizer to an object being deleted, so a cached state of that object that
+	 * still shows it is older than the removal, not a reason to clean up again.
+	 */
+	private final Map<String, String> cleanedUp = new ConcurrentHashMap<>();
+
 	private final ResourceEventHandler<T> events;
 
 	private final Set<Thread> idle = ConcurrentHashMap.newKeySet();
@@ -128,7 +144,13 @@ public final class Controller<T extends KubernetesObject> {
 
 	Controller(HandlerEndpoint endpoint, ResourceInformer<T> informer, RateLimitingQueue<String> queue, int workerCount,
 			HandlerObserver observer) {
+		this(endpoint, informer, queue, workerCount, observer, null);
+	}
+
+	Controller(HandlerEndpoint endpoint, ResourceInformer<T> informer, RateLimitingQueue<String> queue, int workerCount,
+			HandlerObserver observer, Finalizers<T> finalizers) {
 		this.endpoint = endpoint;
+		this.finalizers = finalizers;
 		this.informer = informer;
 		this.queue = queue;
 		this.workerCount = workerCount;
@@ -428,15 +450,28 @@ public final class Controller<T extends KubernetesObject> {
 		long start = System.nanoTime();
 		Duration requeueAfter;
 		HandlerCall handlerCall = HandlerCall.begin(name(), key, call.newObject, this.informer.resource());
+		// the state delivered: the object as a finalizer write returned it, if there was
+		// one
+		AtomicReference<T> delivered = new AtomicReference<>(current);
 		try {
-			requeueAfter = call.invoke(context);
+			requeueAfter = invoke(call, context, delivered);
+		}
+		catch (Finalizers.ConflictException ex) {
+			// the object changed since the cache showed it: handled again once the cache
+			// has caught up, rate-limited but not counted as a failure
+			settle(epoch, () -> {
+				restoreTriggers(key, triggers);
+				this.queue.addRateLimited(key);
+			});
+			this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
+			return false;
 		}
 		catch (TerminalException | HandlerMethod.ProgrammingError | ClassCastException ex) {
 			logger.error("Handler " + name() + " failed for " + key + " (" + call.trigger
 					+ ") and will not retry until the object changes", ex);
 			settle(epoch, () -> {
 				this.requeues.remove(key);
-				remember(key, current, finalState);
+				remember(key, delivered.get(), finalState);
 				this.queue.forget(key);
 			});
 			this.observer.handled(name(), HandlerObserver.Outcome.TERMINAL_ERROR, System.nanoTime() - start);
@@ -486,7 +521,10 @@ public final class Controller<T extends KubernetesObject> {
 			// the call answered any earlier request to be called again; its own result
 			// may ask anew. A failed call keeps the request for its retry.
 			this.requeues.remove(key);
-			remember(key, current, finalState);
+			if (call.kind == HandlerMethod.Kind.CLEANUP && delivered.get() != current) {
+				this.cleanedUp.put(key, uid(current));
+			}
+			remember(key, delivered.get(), finalState);
 			switch (outcome) {
 				case REQUEUE -> {
 					// as controller-runtime's Requeue: rate-limited, not forgotten first,
@@ -505,6 +543,47 @@ public final class Controller<T extends KubernetesObject> {
 		});
 		this.observer.handled(name(), outcome, System.nanoTime() - start);
 		return true;
+	}
+
+	/**
+	 * Calls the methods, with the finalizer writes of a handler that has a cleanup
+	 * method: before any other call the finalizer is added if missing, and the methods
+	 * get the object as the API server returned it; after a cleanup call that asked for
+	 * nothing more, the finalizer is removed.
+	 * @param delivered holds the object to call with, and takes the object a finalizer
+	 * write returned
+	 */
+	private Duration invoke(Call<T> call, HandlerContext context, AtomicReference<T> delivered) throws Exception {
+		T object = delivered.get();
+		if (this.finalizers == null || object == null || call.kind == HandlerMethod.Kind.DELETE) {
+			return call.invoke(context);
+		}
+		if (call.kind == HandlerMethod.Kind.CLEANUP) {
+			Duration requeueAfter = call.invoke(context);
+			if (requeueAfter == null || requeueAfter.isNegative()) {
+				// only after the cleanup returned: until then the object stays
+				delivered.set(wrote(this.finalizers.remove(object)));
+			}
+			return requeueAfter;
+		}
+		if (!this.finalizers.isHeldBy(object)) {
+			T added = wrote(this.finalizers.add(object));
+			delivered.set(added);
+			return call.withObject(added).invoke(context);
+		}
+		return call.invoke(context);
+	}
+
+	/**
+	 * Records a write of the handled object for read-after-write, as the
+	 * {@code KubernetesTemplate} does for the handler's own writes.
+	 */
+	private T wrote(T written) {
+		HandlerCall call = HandlerCall.current();
+		if (call != null && written != null) {
+			call.wrote(this.informer, written);
+		}
+		return written;
 	}
 
 	/**
@@ -528,6 +607,9 @@ public final class Controller<T extends KubernetesObject> {
 	private Call<T> decide(String key, T cached, T current, T last, FinalState<T> finalState, Set<Trigger> triggers) {
 		if (current == null) {
 			return (last != null) ? deleteCall(last, finalState, cached) : null;
+		}
+		if (this.finalizers != null && Finalizers.isBeingDeleted(current)) {
+			return cleanupCall(key, current);
 		}
 		if (last == null) {
 			return new Call<>(HandlerMethod.Kind.ADD, Trigger.ADDED, null, current, false,
@@ -558,6 +640,19 @@ public final class Controller<T extends KubernetesObject> {
 					updates.stream().filter(HandlerMethod::wantsResync).toList());
 		}
 		return null;
+	}
+
+	/**
+	 * The call for an object being deleted, for a handler with a cleanup method: the
+	 * cleanup while the object holds the finalizer, else none (neither a cleanup nor a
+	 * reconcile: the object is on its way out).
+	 */
+	private Call<T> cleanupCall(String key, T current) {
+		if (!this.finalizers.isHeldBy(current) || uid(current).equals(this.cleanedUp.get(key))) {
+			return null;
+		}
+		return new Call<>(HandlerMethod.Kind.CLEANUP, Trigger.DELETING, null, current, false,
+				this.endpoint.methods(HandlerMethod.Kind.CLEANUP));
 	}
 
 	/**
@@ -622,6 +717,7 @@ public final class Controller<T extends KubernetesObject> {
 		else {
 			this.delivered.remove(key);
 			this.requeues.remove(key);
+			this.cleanedUp.remove(key);
 		}
 		if (consumed != null) {
 			// only the final state this run read: one that arrived during the call is
@@ -680,7 +776,9 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	private final class EventAdapter implements ResourceEventHandler<T> {
 
-		private final boolean handlesUpdates = !Controller.this.endpoint.methods(HandlerMethod.Kind.UPDATE).isEmpty();
+		// a cleanup method needs the change that starts a delete, whatever else it has
+		private final boolean handlesUpdates = !Controller.this.endpoint.methods(HandlerMethod.Kind.UPDATE).isEmpty()
+				|| Controller.this.finalizers != null;
 
 		@Override
 		public void onAdd(T object) {
@@ -812,6 +910,10 @@ public final class Controller<T extends KubernetesObject> {
 	private record Call<T>(HandlerMethod.Kind kind, Trigger trigger, T oldObject, T newObject,
 			boolean finalStateUnknown, List<HandlerMethod> methods) {
 
+		Call<T> withObject(T object) {
+			return new Call<>(this.kind, this.trigger, this.oldObject, object, this.finalStateUnknown, this.methods);
+		}
+
 		Duration invoke(HandlerContext context) throws Exception {
 			Duration requeueAfter = null;
 			for (HandlerMethod method : this.methods) {
@@ -881,7 +983,8 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	public void narrowKeys(Predicate<String> keys) {
 		this.keys = keys;
-		for (Map<String, ?> state : List.of(this.delivered, this.finalStates, this.triggers, this.requeues)) {
+		for (Map<String, ?> state : List.of(this.delivered, this.finalStates, this.triggers, this.requeues,
+				this.cleanedUp)) {
 			state.keySet().removeIf((key) -> !keys.test(key));
 		}
 	}
@@ -972,6 +1075,7 @@ public final class Controller<T extends KubernetesObject> {
 		this.triggers.remove(key);
 		this.requeues.remove(key);
 		this.unseenWrites.remove(key);
+		this.cleanedUp.remove(key);
 	}
 
 	/**
@@ -982,7 +1086,7 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	public int retainedKeys() {
 		return this.queue.length() + this.delivered.size() + this.finalStates.size() + this.triggers.size()
-				+ this.requeues.size() + this.unseenWrites.size();
+				+ this.requeues.size() + this.unseenWrites.size() + this.cleanedUp.size();
 	}
 
 	/**
@@ -995,6 +1099,7 @@ public final class Controller<T extends KubernetesObject> {
 		this.triggers.clear();
 		this.requeues.clear();
 		this.unseenWrites.clear();
+		this.cleanedUp.clear();
 		if (this.alive.isEmpty()) {
 			// no worker can take a key, so this cannot block
 			while (this.queue.length() > 0) {

@@ -143,6 +143,15 @@ public final class HandlerCall {
 		}
 	}
 
+	void wrote(ResourceInformer<?> informer, KubernetesObject written) {
+		V1ObjectMeta metadata = written.getMetadata();
+		if (metadata != null && metadata.getResourceVersion() != null) {
+			String objectKey = ResourceInformer.key(written);
+			this.writes.put(informer.spec().name() + "|" + objectKey,
+					new Write(informer, objectKey, metadata.getNamespace(), metadata.getResourceVersion()));
+		}
+	}
+
 	Collection<Write> writes() {
 		return this.writes.values();
 	}

@@ -59,6 +59,50 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException("Handler '" + name + "': " + ex.getMessage(), ex);
 		}
+		checkCleanup(name, methods);
+	}
+
+	/**
+	 * Fails for a handler with more than one cleanup method, a cleanup method without a
+	 * finalizer, or one without a method that adds the finalizer (reconcile, add or
+	 * update).
+	 */
+	private static void checkCleanup(String name, List<HandlerMethod> methods) {
+		List<HandlerMethod> cleanups = methods.stream()
+			.filter((method) -> method.kind() == HandlerMethod.Kind.CLEANUP)
+			.toList();
+		if (cleanups.isEmpty()) {
+			return;
+		}
+		if (cleanups.size() > 1) {
+			throw new IllegalArgumentException("Handler '" + name + "' has " + cleanups.size() + " cleanup methods ("
+					+ cleanups + "); one finalizer guards an object, so keep one");
+		}
+		if (cleanups.get(0).finalizer() == null) {
+			throw new IllegalArgumentException("Handler '" + name + "': cleanup method " + cleanups.get(0)
+					+ " has no finalizer; declare it with HandlerMethod.withFinalizer");
+		}
+		boolean addsFinalizer = methods.stream().anyMatch((method) -> switch (method.kind()) {
+			case ADD, UPDATE, RECONCILE -> true;
+			default -> false;
+		});
+		if (!addsFinalizer) {
+			throw new IllegalArgumentException("Handler '" + name + "': cleanup method " + cleanups.get(0)
+					+ " needs a reconcile, add or update method for the same resource, before whose calls the "
+					+ "finalizer is added");
+		}
+	}
+
+	/**
+	 * Returns the finalizer of this handler's cleanup method.
+	 * @return the finalizer, or {@code null} if the handler has no cleanup method
+	 */
+	String finalizer() {
+		return this.methods.stream()
+			.filter((method) -> method.kind() == HandlerMethod.Kind.CLEANUP)
+			.map(HandlerMethod::finalizer)
+			.findFirst()
+			.orElse(null);
 	}
 
 	/**
@@ -191,6 +235,25 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 				action.accept(object);
 				return null;
 			});
+		}
+
+		/**
+		 * Calls an action for objects being deleted that hold a finalizer, which Kubeop
+		 * adds before the handler's other calls and removes once the action returned; see
+		 * {@link io.github.kubeop.annotation.Cleanup}.
+		 * @param finalizer the finalizer, a qualified name such as
+		 * {@code sample.kubeop.io/cleanup}
+		 * @param action the cleanup
+		 * @return this builder
+		 */
+		public Builder<T> onCleanup(String finalizer, Consumer<T> action) {
+			this.methods.add(HandlerMethod.of(HandlerMethod.Kind.CLEANUP, this.resourceType, this.name + " onCleanup",
+					false, false, (oldObject, object, context) -> {
+						action.accept(object);
+						return null;
+					})
+				.withFinalizer(finalizer));
+			return this;
 		}
 
 		/**

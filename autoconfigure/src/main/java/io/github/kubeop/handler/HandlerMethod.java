@@ -60,7 +60,13 @@ public final class HandlerMethod {
 		 * {@code @Reconcile}: level-based, called for adds and updates with the current
 		 * object only.
 		 */
-		RECONCILE
+		RECONCILE,
+
+		/**
+		 * {@code @Cleanup}: called for an object being deleted that holds the method's
+		 * {@link HandlerMethod#finalizer() finalizer}.
+		 */
+		CLEANUP
 
 	}
 
@@ -78,15 +84,23 @@ public final class HandlerMethod {
 
 	private final boolean generationChanged;
 
-	@SuppressWarnings("unchecked")
+	private final String finalizer;
+
 	private HandlerMethod(Kind kind, Class<? extends KubernetesObject> resourceType, Invoker<?> invoker,
 			String description, boolean resync, boolean generationChanged) {
+		this(kind, resourceType, invoker, description, resync, generationChanged, null);
+	}
+
+	@SuppressWarnings("unchecked")
+	private HandlerMethod(Kind kind, Class<? extends KubernetesObject> resourceType, Invoker<?> invoker,
+			String description, boolean resync, boolean generationChanged, String finalizer) {
 		this.kind = kind;
 		this.resourceType = resourceType;
 		this.invoker = (Invoker<Object>) invoker;
 		this.description = description;
 		this.resync = resync;
 		this.generationChanged = generationChanged;
+		this.finalizer = finalizer;
 	}
 
 	/**
@@ -162,6 +176,7 @@ public final class HandlerMethod {
 							: "An @" + switch (kind) {
 								case ADD -> "OnAdd";
 								case DELETE -> "OnDelete";
+								case CLEANUP -> "Cleanup";
 								default -> "Reconcile";
 							} + " method takes one object.");
 		}
@@ -179,6 +194,37 @@ public final class HandlerMethod {
 		}
 		return new HandlerMethod(kind, resourceType, reflective(bean, invocable, arguments),
 				InvalidHandlerMethodException.describe(method), resync, generationChanged);
+	}
+
+	/**
+	 * Returns this {@link Kind#CLEANUP cleanup} method guarded by a finalizer: Kubeop
+	 * adds the finalizer before the handler's other methods are called, and removes it
+	 * once this method has returned for an object being deleted.
+	 * @param finalizer the finalizer, a qualified name such as
+	 * {@code sample.kubeop.io/cleanup}
+	 * @return the cleanup method
+	 * @throws IllegalStateException if this is not a cleanup method
+	 * @throws IllegalArgumentException if the finalizer is not a qualified name
+	 */
+	public HandlerMethod withFinalizer(String finalizer) {
+		if (this.kind != Kind.CLEANUP) {
+			throw new IllegalStateException(this.description + " is not a cleanup method");
+		}
+		if (finalizer == null || finalizer.indexOf('/') <= 0 || finalizer.endsWith("/")) {
+			throw new IllegalArgumentException("finalizer '" + finalizer
+					+ "' is not a qualified name: Kubernetes asks finalizers other than its own to be "
+					+ "'<domain>/<name>', such as 'sample.kubeop.io/cleanup'");
+		}
+		return new HandlerMethod(this.kind, this.resourceType, this.invoker, this.description, this.resync,
+				this.generationChanged, finalizer);
+	}
+
+	/**
+	 * Returns the finalizer of a cleanup method.
+	 * @return the finalizer, or {@code null} for other methods
+	 */
+	public String finalizer() {
+		return this.finalizer;
 	}
 
 	/**

@@ -103,8 +103,7 @@ public class HandlerRegistrar {
 		rejectFullObjectsFromMetadataOnlyInformer(endpoint);
 		ResourceInformer<? extends KubernetesObject> informer = informer(endpoint.informerName(),
 				endpoint.resourceType(), endpoint.name());
-		Controller<?> controller = new Controller<>(endpoint, informer, this.queues.apply(endpoint.name()),
-				this.workerCounts.apply(endpoint.name()), this.observer);
+		Controller<?> controller = controller(endpoint, informer);
 		controller.narrowKeys(this.keys);
 		endpoint.owned().forEach((type, informerName) -> watchOwned(controller, type, informerName));
 		this.controllers.add(controller);
@@ -115,6 +114,29 @@ public class HandlerRegistrar {
 			controller.startWorkers();
 		}
 		return controller;
+	}
+
+	private <T extends KubernetesObject> Controller<T> controller(HandlerEndpoint endpoint,
+			ResourceInformer<T> informer) {
+		// checked before the queue exists: a failed check leaves no queue thread behind
+		Finalizers<T> finalizers = finalizers(endpoint, informer);
+		return new Controller<>(endpoint, informer, this.queues.apply(endpoint.name()),
+				this.workerCounts.apply(endpoint.name()), this.observer, finalizers);
+	}
+
+	/**
+	 * Returns the finalizer writes of a handler with a cleanup method, once the API
+	 * server said the operator may make them.
+	 */
+	private <T extends KubernetesObject> Finalizers<T> finalizers(HandlerEndpoint endpoint,
+			ResourceInformer<T> informer) {
+		String finalizer = endpoint.finalizer();
+		if (finalizer == null) {
+			return null;
+		}
+		Finalizers<T> finalizers = new Finalizers<>(this.informers.client(), informer, finalizer);
+		finalizers.checkPermission(endpoint.methods(HandlerMethod.Kind.CLEANUP).get(0));
+		return finalizers;
 	}
 
 	/**

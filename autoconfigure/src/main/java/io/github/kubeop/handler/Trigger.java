@@ -51,6 +51,12 @@ public enum Trigger {
 	/**
 	 * The handler asked to be called again.
 	 */
-	REQUEUE
+	REQUEUE,
+
+	/**
+	 * The object is being deleted ({@code deletionTimestamp} set) and still holds the
+	 * handler's finalizer: its cleanup method is called.
+	 */
+	DELETING
 
 }

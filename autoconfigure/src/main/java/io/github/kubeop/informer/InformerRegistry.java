@@ -126,6 +126,14 @@ public class InformerRegistry {
 	}
 
 	/**
+	 * Returns the client informers list and watch with.
+	 * @return the client
+	 */
+	public ApiClient client() {
+		return this.client;
+	}
+
+	/**
 	 * Returns the discovery this registry resolves resources with.
 	 * @return the discovery
 	 */

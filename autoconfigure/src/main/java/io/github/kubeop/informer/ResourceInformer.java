@@ -290,13 +290,14 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Converts an object's JSON to the Java type: the ready-made transforms on the JSON,
-	 * then decoding, then the transforms on the decoded object.
+	 * Converts an object's JSON to the Java type, as this informer's cache holds it (also
+	 * for an object a handler wrote): the ready-made transforms on the JSON, then
+	 * decoding, then the transforms on the decoded object.
 	 * @param json the object's JSON, changed in place
 	 * @return the object to cache
 	 * @throws TransformException if a transform throws
 	 */
-	T convert(JsonObject json) {
+	public T convert(JsonObject json) {
 		for (StandardTransform transform : this.spec.standardTransforms()) {
 			transform.apply(json);
 		}

@@ -83,7 +83,8 @@ class MemoryIntegrationTests {
 			.withBean(MetadataHandler.class, () -> handler)
 			.withPropertyValues(informer("meta", "ConfigMap", namespace, "metadata-only"))
 			.withPropertyValues("kubeop.informers.resources.meta.metadata-only=true",
-					// a paged list, whose answer shows what the server sent; the watch-list
+					// a paged list, whose answer shows what the server sent; the
+					// watch-list
 					// asks with the same Accept header, checked below for the watch
 					"kubeop.informers.list-strategy=list")
 			.run((context) -> {

@@ -81,7 +81,8 @@ class HandlerSignatureTests {
 	@Test
 	void twoEventAnnotationsOnOneMethod() {
 		assertInvalid(TwoAnnotations.class, "TwoAnnotations.both(V1ConfigMap)",
-				"has more than one of @OnAdd, @OnUpdate, @OnDelete and @Reconcile", "Use one method per event");
+				"has more than one of @OnAdd, @OnUpdate, @OnDelete, @Reconcile and @Cleanup",
+				"Use one method per event");
 	}
 
 	@Test

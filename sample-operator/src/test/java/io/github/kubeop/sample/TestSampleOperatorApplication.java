@@ -21,12 +21,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 
-import io.github.kubeop.informer.DynamicObjects;
+import io.github.kubeop.write.Conditions;
 import io.github.kubeop.test.Manifests;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1Condition;
 import io.kubernetes.client.util.ClientBuilder;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -71,7 +71,7 @@ public class TestSampleOperatorApplication {
 
 		@Bean
 		ApplicationRunner applyExampleSite(ApiClient client, ConfigurableApplicationContext context,
-				Lister<DynamicKubernetesObject> staticSitesLister) {
+				Lister<StaticSite> staticSitesLister) {
 			return (arguments) -> {
 				new Manifests(client).apply(Path.of("deploy/example.yaml"), "kubeop-sample");
 				logger.info("Applied the example site kubeop-sample/hello (deploy/example.yaml)");
@@ -94,29 +94,22 @@ public class TestSampleOperatorApplication {
 		 * operator reports once the site's Deployment has its replicas available, and
 		 * returns the condition's message.
 		 */
-		private static String awaitReady(Lister<DynamicKubernetesObject> sites) throws InterruptedException {
+		private static String awaitReady(Lister<StaticSite> sites) throws InterruptedException {
 			Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
 			String last = "no status yet";
 			while (Instant.now().isBefore(deadline)) {
-				DynamicKubernetesObject site = sites.namespace("kubeop-sample").get("hello");
-				StaticSite.Condition ready = (site != null) ? readyCondition(site) : null;
+				StaticSite site = sites.namespace("kubeop-sample").get("hello");
+				V1Condition ready = (site != null && site.getStatus() != null)
+						? Conditions.find(site.getStatus().conditions(), "Ready").orElse(null) : null;
 				if (ready != null) {
-					if ("True".equals(ready.status())) {
-						return ready.message();
+					if ("True".equals(ready.getStatus())) {
+						return ready.getMessage();
 					}
-					last = ready.reason() + ": " + ready.message();
+					last = ready.getReason() + ": " + ready.getMessage();
 				}
 				Thread.sleep(200);
 			}
 			throw new IllegalStateException("The example site did not become Ready within 120 s (" + last + ")");
-		}
-
-		private static StaticSite.Condition readyCondition(DynamicKubernetesObject site) {
-			StaticSite.Status status = DynamicObjects.convert(site, StaticSite.class).status();
-			if (status == null || status.conditions() == null) {
-				return null;
-			}
-			return status.conditions().stream().filter((c) -> "Ready".equals(c.type())).findFirst().orElse(null);
 		}
 
 	}

@@ -96,6 +96,8 @@ public class KubernetesTemplate {
 
 	private static final MediaType JSON = MediaType.get("application/json");
 
+	private static final String GENERATED_MODELS = "io.kubernetes.client.openapi.models";
+
 	private static final String[] AUTH_NAMES = { "BearerToken" };
 
 	private static final Pattern GENERATED_MODEL = Pattern.compile("V(\\d+(?:alpha\\d+|beta\\d+)?)([A-Z].*)");
@@ -106,6 +108,12 @@ public class KubernetesTemplate {
 	private final ApiClient client;
 
 	private final Gson gson;
+
+	/**
+	 * Serialises the generated models, which start with empty lists and maps, without
+	 * them; a class of the user's is serialised as it is, empty lists included.
+	 */
+	private final Gson modelGson;
 
 	private final InformerRegistry informers;
 
@@ -128,11 +136,8 @@ public class KubernetesTemplate {
 	public KubernetesTemplate(ApiClient client, InformerRegistry informers, String fieldManager,
 			boolean forceConflicts) {
 		this.client = client;
-		this.gson = client.getJSON()
-			.getGson()
-			.newBuilder()
-			.registerTypeAdapterFactory(new EmptyContainersAsAbsent())
-			.create();
+		this.gson = client.getJSON().getGson();
+		this.modelGson = this.gson.newBuilder().registerTypeAdapterFactory(new EmptyContainersAsAbsent()).create();
 		this.informers = informers;
 		this.discovery = informers.discovery();
 		this.fieldManager = fieldManager;
@@ -198,7 +203,10 @@ public class KubernetesTemplate {
 		JsonObject currentJson = toJson(current);
 		ResourceKind kind = kindOf(current, currentJson);
 		JsonObject currentMetadata = metadataOf(currentJson, kind);
-		JsonObject newStatus = this.gson.toJsonTree(status).getAsJsonObject();
+		JsonObject newStatus = (status.getClass().getPackageName().equals(GENERATED_MODELS) ? this.modelGson
+				: this.gson)
+			.toJsonTree(status)
+			.getAsJsonObject();
 		if (currentMetadata.has("generation") && hasProperty(status.getClass(), "observedGeneration")) {
 			newStatus.add("observedGeneration", currentMetadata.get("generation"));
 		}
@@ -298,7 +306,8 @@ public class KubernetesTemplate {
 		if (object instanceof DynamicKubernetesObject dynamic) {
 			return dynamic.getRaw().deepCopy();
 		}
-		return this.gson.toJsonTree(object).getAsJsonObject();
+		Gson serializer = object.getClass().getPackageName().equals(GENERATED_MODELS) ? this.modelGson : this.gson;
+		return serializer.toJsonTree(object).getAsJsonObject();
 	}
 
 	private ResourceKind kindOf(Object object, JsonObject json) {

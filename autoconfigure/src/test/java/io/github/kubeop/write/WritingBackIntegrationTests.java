@@ -39,6 +39,9 @@ import io.github.kubeop.test.Manifests;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.github.kubeop.typed.Gadget;
+import io.kubernetes.client.custom.IntOrString;
+import io.kubernetes.client.custom.Quantity;
+import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -53,8 +56,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.io.ClassPathResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -183,6 +188,38 @@ class WritingBackIntegrationTests {
 	}
 
 	@Test
+	void typedResourceRoundTripsThroughApplyInformerAndHandlerWithNoFieldLost(ControlPlane controlPlane,
+			TestNamespace namespace) {
+		GadgetRecorder recorder = new GadgetRecorder();
+		this.runner
+			.withInitializer((context) -> AutoConfigurationPackages.register((GenericApplicationContext) context,
+					Gadget.class.getPackageName()))
+			.withBean(ApiClient.class, controlPlane::apiClient)
+			.withPropertyValues("kubeop.informers.namespaces=" + namespace.name(),
+					"kubeop.informers.resources.gadgets.api-version=typed.kubeop.test/v1",
+					"kubeop.informers.resources.gadgets.kind=Gadget")
+			.withBean(GadgetRecorder.class, () -> recorder)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Gadget.Spec spec = new Gadget.Spec("round trip", 3, null, Gadget.Tier.GOLD,
+						Map.of("app", "web", "team", "a"),
+						List.of(new Gadget.Part("wheel", 1.5, List.of("round", "black")),
+								new Gadget.Part("frame", 12.25, List.of())),
+						new Quantity("512Mi"), new IntOrString("http"), true);
+				Gadget gadget = new Gadget();
+				gadget.setMetadata(new V1ObjectMeta().name("round-trip").namespace(namespace.name()));
+				gadget.setSpec(spec);
+				Gadget applied = context.getBean(KubernetesTemplate.class).apply(gadget);
+				assertThat(applied.getSpec()).isEqualTo(spec);
+				await().atMost(Duration.ofSeconds(30)).until(() -> !recorder.specs.isEmpty());
+				assertThat(recorder.specs.get(0)).isEqualTo(spec);
+				@SuppressWarnings("unchecked")
+				Lister<Gadget> gadgets = context.getBean("gadgetsLister", Lister.class);
+				assertThat(gadgets.namespace(namespace.name()).get("round-trip").getSpec()).isEqualTo(spec);
+			});
+	}
+
+	@Test
 	void conditionTransitionTimeMovesOnlyWhenTheStatusChanges(ControlPlane controlPlane, TestNamespace namespace)
 			throws ApiException {
 		ApiClient client = controlPlane.apiClient();
@@ -299,6 +336,20 @@ class WritingBackIntegrationTests {
 				}
 				throw ex;
 			}
+		}
+
+	}
+
+	/**
+	 * Records the specs of the gadgets it is called with.
+	 */
+	static class GadgetRecorder {
+
+		final List<Gadget.Spec> specs = new CopyOnWriteArrayList<>();
+
+		@Reconcile
+		void reconcile(Gadget gadget) {
+			this.specs.add(gadget.getSpec());
 		}
 
 	}

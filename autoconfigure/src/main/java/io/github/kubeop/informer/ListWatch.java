@@ -196,6 +196,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			return;
 		}
 		this.running = true;
+		// its first step is a list: reported as such from now, not only once the loop's
+		// thread runs, so that a sync timeout right after the start does not say stopped
+		this.state = WatchState.LISTING;
 		this.thread = new Thread(this, "kubeop-informer-" + this.informer.spec().name()
 				+ ((this.namespace != null) ? "-" + this.namespace : ""));
 		this.thread.setDaemon(true);

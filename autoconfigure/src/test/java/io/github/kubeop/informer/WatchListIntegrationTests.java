@@ -210,15 +210,19 @@ class WatchListIntegrationTests {
 			}
 			ListWatchIntegrationTests.create(api, namespace, "sentinel");
 			expiry.release();
-			await().atMost(Duration.ofSeconds(30))
-				.until(() -> informer.status().relists() == 2
-						&& informer.lister().namespace(namespace).get("sentinel") != null);
-			assertThat(deleted).as("deleted, with the last state known")
-				.containsOnlyKeys("item-10", "item-11", "item-12", "item-13", "item-14");
+			// the relist's deletes come at its end, and handlers are told asynchronously:
+			// wait for the state the relist must reach, not only for the sentinel
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+				assertThat(informer.status().relists()).isEqualTo(2);
+				assertThat(informer.lister().namespace(namespace).get("sentinel")).isNotNull();
+				assertThat(deleted).as("deleted, with the last state known")
+					.containsOnlyKeys("item-10", "item-11", "item-12", "item-13", "item-14");
+				assertThat(updated).containsExactlyInAnyOrder("item-0=2", "item-1=2", "item-2=2", "item-3=2",
+						"item-4=2");
+				assertThat(informer.lister().list()).as("15 of 20 left, and the sentinel").hasSize(16);
+			});
 			assertThat(deleted).allSatisfy((name, version) -> assertThat(version).isEqualTo("1"));
 			assertThat(deletedKnown).as("deletes whose final state came from the server").isEmpty();
-			assertThat(updated).containsExactlyInAnyOrder("item-0=2", "item-1=2", "item-2=2", "item-3=2", "item-4=2");
-			assertThat(informer.lister().list()).as("15 of 20 left, and the sentinel").hasSize(16);
 			boolean watchListed = requests.watches()
 				.stream()
 				.anyMatch((url) -> "true".equals(url.queryParameter("sendInitialEvents")));

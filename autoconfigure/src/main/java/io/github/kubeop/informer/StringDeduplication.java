@@ -105,7 +105,11 @@ final class StringDeduplication {
 		}
 		if (element instanceof JsonPrimitive primitive && primitive.isString()) {
 			String value = primitive.getAsString();
-			return (value.length() <= MAX_LENGTH) ? new JsonPrimitive(value.intern()) : primitive;
+			if (value.length() > MAX_LENGTH) {
+				return primitive;
+			}
+			String pooled = value.intern();
+			return (pooled != value) ? new JsonPrimitive(pooled) : primitive;
 		}
 		return element;
 	}

@@ -16,14 +16,19 @@
 
 package io.github.kubeop.informer;
 
+import java.lang.ref.WeakReference;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link StringDeduplication}.
@@ -45,6 +50,25 @@ class StringDeduplicationTests {
 		StringDeduplication.deduplicate(object);
 		assertThat(object).isEqualTo(JsonParser.parseString(POD));
 		assertThat(object.toString()).isEqualTo(JsonParser.parseString(POD).toString());
+	}
+
+	@Test
+	void pooledStringsNoObjectUsesAnyMoreAreCollected() {
+		// churn: values that come and go with objects must not stay in the pool
+		List<WeakReference<String>> pooled = new ArrayList<>();
+		for (int i = 0; i < 1000; i++) {
+			JsonObject object = JsonParser
+				.parseString("{\"metadata\":{\"labels\":{\"churn\":\"" + UUID.randomUUID() + "\"}}}")
+				.getAsJsonObject();
+			StringDeduplication.deduplicate(object);
+			String value = object.getAsJsonObject("metadata").getAsJsonObject("labels").get("churn").getAsString();
+			assertThat(value).isSameAs(value.intern());
+			pooled.add(new WeakReference<>(value));
+		}
+		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
+			System.gc();
+			return pooled.stream().allMatch((reference) -> reference.get() == null);
+		});
 	}
 
 	@Test

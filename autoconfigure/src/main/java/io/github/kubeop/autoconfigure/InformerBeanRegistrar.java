@@ -264,6 +264,9 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 				standardTransforms.add(standard);
 			}
 		}
+		if (resource.isLean()) {
+			standardTransforms.add(StandardTransform.DEDUPLICATE_STRINGS);
+		}
 		List<String> namespaces = resource.getNamespaces().isEmpty() ? defaults.getNamespaces()
 				: resource.getNamespaces();
 		Map<String, Function<KubernetesObject, List<String>>> indexers = new LinkedHashMap<>();

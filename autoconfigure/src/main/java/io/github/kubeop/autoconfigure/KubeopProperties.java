@@ -908,6 +908,13 @@ public class KubeopProperties {
 		private boolean stripManagedFields = true;
 
 		/**
+		 * Whether the strings that many cached objects repeat (namespaces, label and
+		 * annotation keys and values, images, node names, owner references) are kept once
+		 * for all of them instead of once per object. The objects keep every value.
+		 */
+		private boolean lean = true;
+
+		/**
 		 * Names of IndexFunction beans whose indexes the cache keeps; the bean name is
 		 * the index name.
 		 */
@@ -990,6 +997,14 @@ public class KubeopProperties {
 
 		public void setStripManagedFields(boolean stripManagedFields) {
 			this.stripManagedFields = stripManagedFields;
+		}
+
+		public boolean isLean() {
+			return this.lean;
+		}
+
+		public void setLean(boolean lean) {
+			this.lean = lean;
 		}
 
 		public List<String> getIndexers() {

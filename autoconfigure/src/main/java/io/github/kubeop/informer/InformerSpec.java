@@ -159,7 +159,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 
 	/**
 	 * Returns a spec with defaults: all namespaces, no selectors, no resync, managed
-	 * fields stripped, no indexers.
+	 * fields stripped, repeated strings deduplicated, no indexers.
 	 * @param <T> the Java type of the objects
 	 * @param name the informer name
 	 * @param apiVersion the API version
@@ -170,8 +170,8 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public static <T extends KubernetesObject> InformerSpec<T> of(String name, String apiVersion, String kind,
 			Class<T> type) {
 		return new InformerSpec<>(name, apiVersion, kind, type, List.of(), null, null, Duration.ZERO, true, Map.of(),
-				DEFAULT_PAGE_SIZE, DEFAULT_WATCH_TIMEOUT, DEFAULT_STALL_TIMEOUT, DEFAULT_PING_INTERVAL, Set.of(),
-				List.of());
+				DEFAULT_PAGE_SIZE, DEFAULT_WATCH_TIMEOUT, DEFAULT_STALL_TIMEOUT, DEFAULT_PING_INTERVAL,
+				Set.of(StandardTransform.DEDUPLICATE_STRINGS), List.of());
 	}
 
 	/**

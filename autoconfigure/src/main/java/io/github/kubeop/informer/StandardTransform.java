@@ -24,8 +24,9 @@ import com.google.gson.JsonObject;
 /**
  * The ready-made transforms, selected by name in
  * {@code kubeop.informers.resources.<name>.transforms}. They drop parts of an object's
- * JSON before it is decoded, so that what they drop is never decoded at all, and they
- * work for every Java type, dynamic objects included.
+ * JSON (or, for {@link #DEDUPLICATE_STRINGS}, share its repeated strings) before it is
+ * decoded, so that what they drop is never decoded at all, and they work for every Java
+ * type, dynamic objects included. They apply in the order they are declared here.
  *
  * @author Kubeop authors
  */
@@ -72,6 +73,24 @@ public enum StandardTransform {
 		@Override
 		void apply(JsonObject object) {
 			object.remove("status");
+		}
+
+	},
+
+	/**
+	 * Keeps the strings that many objects repeat (namespaces, label and annotation keys
+	 * and values, images, node names, owner references, container names) once for all
+	 * cached objects instead of once per object. It drops nothing: the objects keep every
+	 * value and stay the client's models. On by default, through
+	 * {@code kubeop.informers.resources.<name>.lean}; it comes after the transforms that
+	 * drop parts, so that it never pools what they drop.
+	 * @see StringDeduplication
+	 */
+	DEDUPLICATE_STRINGS("deduplicate-strings") {
+
+		@Override
+		void apply(JsonObject object) {
+			StringDeduplication.deduplicate(object);
 		}
 
 	};

@@ -230,7 +230,8 @@ class MemoryIntegrationTests {
 				assertThat(context).hasNotFailed();
 				assertThat(context.getBean("podsInformer", ResourceInformer.class).spec().standardTransforms())
 					.containsExactlyInAnyOrder(StandardTransform.STRIP_MANAGED_FIELDS,
-							StandardTransform.STRIP_LAST_APPLIED_CONFIGURATION, StandardTransform.STRIP_STATUS);
+							StandardTransform.STRIP_LAST_APPLIED_CONFIGURATION, StandardTransform.STRIP_STATUS,
+							StandardTransform.DEDUPLICATE_STRINGS);
 				Lister<V1Pod> lister = lister(context, V1Pod.class);
 				api.createNamespacedPod(namespace.name(), pod("watched", "ready-made")).execute();
 				await().atMost(TIMEOUT).until(() -> handler.objects.size() == 2);
@@ -238,6 +239,54 @@ class MemoryIntegrationTests {
 					assertStripped(lister.namespace(namespace.name()).get(name));
 				}
 				assertThat(handler.objects).allSatisfy(MemoryIntegrationTests::assertStripped);
+			});
+	}
+
+	@Test
+	void handlersGetPodsSharingTheirRepeatedStringsByDefault(ControlPlane controlPlane, ApiClient client,
+			TestNamespace namespace) throws Exception {
+		CoreV1Api api = new CoreV1Api(client);
+		api.createNamespacedPod(namespace.name(), pod("lean-listed", "lean")).execute();
+		PodHandler handler = new PodHandler();
+		this.runner.withBean(ApiClient.class, controlPlane::apiClient)
+			.withBean(PodHandler.class, () -> handler)
+			.withPropertyValues(informer("pods", "Pod", namespace, "lean"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean("podsInformer", ResourceInformer.class).spec().standardTransforms())
+					.contains(StandardTransform.DEDUPLICATE_STRINGS);
+				api.createNamespacedPod(namespace.name(), pod("lean-watched", "lean")).execute();
+				await().atMost(TIMEOUT).until(() -> handler.objects.size() == 2);
+				V1Pod first = handler.objects.get(0);
+				V1Pod second = handler.objects.get(1);
+				assertThat(first.getMetadata().getNamespace()).isSameAs(second.getMetadata().getNamespace());
+				assertThat(first.getMetadata().getLabels().get("test"))
+					.isSameAs(second.getMetadata().getLabels().get("test"));
+				assertThat(first.getSpec().getContainers().get(0).getImage())
+					.isSameAs(second.getSpec().getContainers().get(0).getImage());
+			});
+	}
+
+	@Test
+	void leanOffByPropertyKeepsEachPodsOwnStrings(ControlPlane controlPlane, ApiClient client, TestNamespace namespace)
+			throws Exception {
+		CoreV1Api api = new CoreV1Api(client);
+		api.createNamespacedPod(namespace.name(), pod("fat-listed", "fat")).execute();
+		PodHandler handler = new PodHandler();
+		this.runner.withBean(ApiClient.class, controlPlane::apiClient)
+			.withBean(PodHandler.class, () -> handler)
+			.withPropertyValues(informer("pods", "Pod", namespace, "fat"))
+			.withPropertyValues("kubeop.informers.resources.pods.lean=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean("podsInformer", ResourceInformer.class).spec().standardTransforms())
+					.doesNotContain(StandardTransform.DEDUPLICATE_STRINGS);
+				api.createNamespacedPod(namespace.name(), pod("fat-watched", "fat")).execute();
+				await().atMost(TIMEOUT).until(() -> handler.objects.size() == 2);
+				V1Pod first = handler.objects.get(0);
+				V1Pod second = handler.objects.get(1);
+				assertThat(first.getMetadata().getNamespace()).isEqualTo(second.getMetadata().getNamespace())
+					.isNotSameAs(second.getMetadata().getNamespace());
 			});
 	}
 

@@ -77,6 +77,30 @@ final class Payloads {
 	}
 
 	/**
+	 * The node a Pod runs on: twenty nodes share the Pods.
+	 * @param index the Pod's number
+	 * @return the node name
+	 */
+	static String nodeName(int index) {
+		return "node-%02d.eu-west-1.compute.internal".formatted(index % 20);
+	}
+
+	/**
+	 * The status of a running {@link #pod(String, int) Pod} as the kubelet reports it:
+	 * conditions, both containers running, host and Pod IPs.
+	 * @param index the Pod's number
+	 * @return the JSON of the status
+	 */
+	static String podStatus(int index) {
+		String started = "2026-01-01T00:00:00Z";
+		return """
+				{"phase":"Running","qosClass":"Burstable","hostIP":"10.0.0.%d","hostIPs":[{"ip":"10.0.0.%d"}],				"podIP":"10.1.%d.%d","podIPs":[{"ip":"10.1.%d.%d"}],"startTime":"%s",				"conditions":[{"type":"PodReadyToStartContainers","status":"True","lastTransitionTime":"%s"},				{"type":"Initialized","status":"True","lastTransitionTime":"%s"},				{"type":"Ready","status":"True","lastTransitionTime":"%s"},				{"type":"ContainersReady","status":"True","lastTransitionTime":"%s"},				{"type":"PodScheduled","status":"True","lastTransitionTime":"%s"}],				"containerStatuses":[{"name":"web","ready":true,"started":true,"restartCount":0,				"image":"registry.example.com/shop/web:1.4.2",				"imageID":"registry.example.com/shop/web@sha256:4a5e2f0c1d9b8a7e6f5d4c3b2a1908f7e6d5c4b3a2918f7e6d5c4b3a2918f7e6",				"containerID":"containerd://%064x","state":{"running":{"startedAt":"%s"}}},				{"name":"log-shipper","ready":true,"started":true,"restartCount":0,				"image":"registry.example.com/infra/shipper:2.0.1",				"imageID":"registry.example.com/infra/shipper@sha256:9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0",				"containerID":"containerd://%064x","state":{"running":{"startedAt":"%s"}}}]}"""
+			.formatted(index % 20, index % 20, (index / 250) % 256, index % 250, (index / 250) % 256, index % 250,
+					started, started, started, started, started, started, 2L * index + 1, started, 2L * index + 2,
+					started);
+	}
+
+	/**
 	 * A custom resource with about 1 KB of spec.
 	 * @param namespace the namespace
 	 * @param index the object's number

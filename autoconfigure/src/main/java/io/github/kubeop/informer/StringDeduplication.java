@@ -1,0 +1,117 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.informer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+
+/**
+ * Makes the strings that many objects repeat (namespaces, label and annotation keys and
+ * values, images, node names, owner kinds, container names, resource names, ...) one
+ * instance each, by deduplicating the strings of an object's JSON before it is decoded:
+ * Gson hands the decoded model the very instances of the JSON tree, so the cached models
+ * stay the client's own classes and share their repeated strings.
+ * <p>
+ * The pool is the JVM's string table ({@link String#intern()}): it holds its strings
+ * weakly, so a string no cached object uses any more is collected and churn does not grow
+ * it; it costs no Java heap per entry (a pool of our own would pay a weak reference and a
+ * map entry for each); and it is shared by every informer, so that a namespace or a label
+ * that Pods and ConfigMaps both carry is kept once. Values that are unique to an object
+ * (its name, uid and resourceVersion) and long values (such as the last-applied
+ * configuration) are left alone, since pooling them saves nothing and costs hashing.
+ *
+ * @author Kubeop authors
+ */
+final class StringDeduplication {
+
+	/**
+	 * Strings longer than this are not pooled: long values are rarely shared, and hashing
+	 * them costs more than it saves.
+	 */
+	static final int MAX_LENGTH = 256;
+
+	/**
+	 * Metadata fields whose values are unique to each object.
+	 */
+	private static final Set<String> UNIQUE_METADATA_FIELDS = Set.of("name", "uid", "resourceVersion");
+
+	private StringDeduplication() {
+	}
+
+	/**
+	 * Replaces the repeated strings of an object's JSON by pooled instances, in place:
+	 * object keys and short string values, except the metadata fields unique to each
+	 * object.
+	 * @param object the object's JSON
+	 */
+	static void deduplicate(JsonObject object) {
+		deduplicateMembers(object, false);
+	}
+
+	private static void deduplicateMembers(JsonObject object, boolean metadata) {
+		// keys cannot be replaced in place: take every member out and put it back, in
+		// order, under the pooled key
+		List<Map.Entry<String, JsonElement>> members = new ArrayList<>(object.entrySet());
+		for (Map.Entry<String, JsonElement> member : members) {
+			object.remove(member.getKey());
+		}
+		for (Map.Entry<String, JsonElement> member : members) {
+			String key = member.getKey();
+			JsonElement value = member.getValue();
+			if (metadata && UNIQUE_METADATA_FIELDS.contains(key)) {
+				object.add(key.intern(), value);
+			}
+			else if (!metadata && "metadata".equals(key) && value instanceof JsonObject objectMetadata) {
+				deduplicateMembers(objectMetadata, true);
+				object.add(key.intern(), objectMetadata);
+			}
+			else {
+				object.add(key.intern(), deduplicate(value));
+			}
+		}
+	}
+
+	private static JsonElement deduplicate(JsonElement element) {
+		if (element instanceof JsonObject object) {
+			deduplicateMembers(object, false);
+			return object;
+		}
+		if (element instanceof JsonArray array) {
+			for (int i = 0; i < array.size(); i++) {
+				array.set(i, deduplicate(array.get(i)));
+			}
+			return array;
+		}
+		if (element instanceof JsonPrimitive primitive && primitive.isString()) {
+			String value = primitive.getAsString();
+			if (value.length() > MAX_LENGTH) {
+				return primitive;
+			}
+			String pooled = value.intern();
+			return (pooled != value) ? new JsonPrimitive(pooled) : primitive;
+		}
+		return element;
+	}
+
+}

@@ -91,6 +91,7 @@ public class InformersEndpoint {
 			entry.put("watch", status.state().name().toLowerCase());
 			entry.put("lastResourceVersion", status.lastResourceVersion());
 			entry.put("relists", status.relists());
+			entry.put("listMethod", status.listMethod());
 			entry.put("watchRestarts", status.watchRestarts());
 			entry.put("indexFailures", status.indexFailures());
 			if (!status.objectsLeftOutOfIndexes().isEmpty()) {

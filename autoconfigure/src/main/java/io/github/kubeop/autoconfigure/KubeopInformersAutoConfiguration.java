@@ -48,8 +48,10 @@ public final class KubeopInformersAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(ApiClient.class)
-	InformerRegistry kubeopInformerRegistry(ApiClient client) {
-		return new InformerRegistry(client);
+	InformerRegistry kubeopInformerRegistry(ApiClient client, KubeopProperties properties) {
+		InformerRegistry registry = new InformerRegistry(client);
+		registry.setListStrategy(properties.getInformers().getListStrategy());
+		return registry;
 	}
 
 	@Bean

@@ -22,6 +22,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.kubeop.informer.ListStrategy;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -654,6 +656,15 @@ public class KubeopProperties {
 		private int pageSize = 500;
 
 		/**
+		 * How informers read the state they start from, initially and after a watch could
+		 * not resume: "watch-list" (a watch that first sends every object, as client-go
+		 * does by default, and falls back to "list" when the API server refuses it) or
+		 * "list" (a paged list, then a watch). Either way objects go into the cache as
+		 * they arrive.
+		 */
+		private ListStrategy listStrategy = ListStrategy.WATCH_LIST;
+
+		/**
 		 * Resources to watch, by informer name. The name also names the Lister, Indexer
 		 * and informer beans ("pods" gives "podsLister", "podsIndexer", "podsInformer").
 		 */
@@ -721,6 +732,14 @@ public class KubeopProperties {
 
 		public void setPageSize(int pageSize) {
 			this.pageSize = pageSize;
+		}
+
+		public ListStrategy getListStrategy() {
+			return this.listStrategy;
+		}
+
+		public void setListStrategy(ListStrategy listStrategy) {
+			this.listStrategy = listStrategy;
 		}
 
 		public Map<String, Resource> getResources() {

@@ -56,6 +56,8 @@ public class InformerRegistry {
 
 	private boolean started;
 
+	private ListStrategy listStrategy = ListStrategy.WATCH_LIST;
+
 	/**
 	 * Creates a new registry.
 	 * @param client the client informers list and watch with
@@ -63,6 +65,23 @@ public class InformerRegistry {
 	public InformerRegistry(ApiClient client) {
 		this.client = client;
 		this.discovery = new ResourceDiscovery(client);
+	}
+
+	/**
+	 * Sets how informers created from now on list: {@link ListStrategy#WATCH_LIST} by
+	 * default.
+	 * @param listStrategy the list strategy
+	 */
+	public synchronized void setListStrategy(ListStrategy listStrategy) {
+		this.listStrategy = listStrategy;
+	}
+
+	/**
+	 * Returns how informers created from now on list.
+	 * @return the list strategy
+	 */
+	public synchronized ListStrategy listStrategy() {
+		return this.listStrategy;
 	}
 
 	/**
@@ -78,7 +97,7 @@ public class InformerRegistry {
 		ResourceInformer<T> informer = (ResourceInformer<T>) this.informers.get(spec.sharingKey());
 		if (informer == null) {
 			ResourceKind resource = resolve(spec);
-			informer = new ResourceInformer<>(spec, resource, this.client);
+			informer = new ResourceInformer<>(spec, resource, this.client, this.listStrategy);
 			this.informers.put(spec.sharingKey(), informer);
 			for (Consumer<ResourceInformer<?>> listener : this.listeners) {
 				listener.accept(informer);

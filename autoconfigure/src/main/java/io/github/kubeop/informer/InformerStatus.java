@@ -38,10 +38,13 @@ import java.util.Map;
  * stayed cached and in every other index
  * @param objectsLeftOutOfIndexes how many cached objects each index leaves out because
  * its function threw for them, by index name; empty when none
+ * @param listMethod how the informer lists: {@code watch-list} (a watch that sends the
+ * initial state first) or {@code list} (pages, by configuration or because the API server
+ * refused a watch-list)
  * @author Kubeop authors
  */
 public record InformerStatus(String name, String resource, String scope, boolean synced, int cacheSize,
 		String lastResourceVersion, WatchState state, Instant reconnectingSince, String lastError, long relists,
-		long watchRestarts, long indexFailures, Map<String, Integer> objectsLeftOutOfIndexes) {
+		long watchRestarts, long indexFailures, Map<String, Integer> objectsLeftOutOfIndexes, String listMethod) {
 
 }

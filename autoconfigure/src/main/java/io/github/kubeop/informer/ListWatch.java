@@ -22,9 +22,7 @@ import java.io.Reader;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -71,6 +69,13 @@ import org.apache.commons.logging.LogFactory;
  * failure, and the back-off starts over only after two minutes without one. Dead
  * connections are found by HTTP/2 pings; a silent watch is taken for dead only once the
  * server has shown that it sends bookmarks.
+ * <p>
+ * With {@link ListStrategy#WATCH_LIST} the list is a watch-list, as client-go's reflector
+ * does by default since 0.35: a watch with {@code sendInitialEvents=true} whose initial
+ * events end at a bookmark annotated {@code k8s.io/initial-events-end}, and which then
+ * goes on as the watch. A server that refuses it is listed in pages from then on. Either
+ * way a relist goes into the cache one object at a time
+ * ({@link ResourceInformer#startRelist}), never held as a second copy.
  *
  * @param <T> the Java type of the objects
  * @author Kubeop authors
@@ -84,6 +89,11 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	 * "very short watch".
 	 */
 	private static final Duration SHORT_WATCH = Duration.ofSeconds(1);
+
+	/**
+	 * The annotation of the bookmark that ends the initial events of a watch-list.
+	 */
+	private static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
 
 	private final ResourceInformer<T> informer;
 
@@ -132,6 +142,25 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	 * list must be a consistent read; confined to the loop's thread.
 	 */
 	private boolean resourceVersionUnavailable;
+
+	/**
+	 * Why the API server refused a watch-list, if it did: this loop lists in pages from
+	 * then on.
+	 */
+	private volatile String watchListRefused;
+
+	/**
+	 * Whether the current watch is a watch-list whose initial events have not all come;
+	 * confined to the loop's thread.
+	 */
+	private boolean initialEventsPending;
+
+	/**
+	 * Whether the next attempt must list; confined to the loop's thread. A watch-list
+	 * clears it once its initial events are in, so that a failure of the watch that
+	 * follows resumes it rather than listing again.
+	 */
+	private boolean needList = true;
 
 	private Thread thread;
 
@@ -211,18 +240,23 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	}
 
 	private void loop() {
-		boolean needList = true;
+		this.needList = true;
 		while (this.running) {
 			try {
-				if (needList) {
-					needList = !list();
+				if (this.needList && usesWatchList()) {
+					// the watch that lists goes on watching, until it ends
+					this.needList = !watchList();
+					continue;
 				}
-				if (!needList) {
-					needList = !watch();
+				if (this.needList) {
+					this.needList = !list();
+				}
+				if (!this.needList) {
+					this.needList = !watch();
 				}
 			}
 			catch (ApiException ex) {
-				needList = needList || ex.getCode() == 410;
+				this.needList = this.needList || ex.getCode() == 410;
 				failed(ex.getCode() + " " + reason(ex), ex, isConfigurationError(ex.getCode()));
 			}
 			catch (IOException | RuntimeException ex) {
@@ -233,24 +267,25 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 				// index function, may have left the cache half-updated: back off and list
 				// again, rather than let the thread die while the informer looks healthy
 				logger.error("List/watch of " + this.informer + " failed with an error; listing again", ex);
-				needList = true;
+				this.needList = true;
 				failed(ex.toString(), ex, false);
 			}
 		}
 	}
 
 	/**
-	 * Lists all objects and replaces the loop's part of the cache with them, unless the
-	 * loop was stopped meanwhile: a list cut short is discarded, or every object not yet
-	 * listed would be taken for deleted.
+	 * Lists all objects into the loop's part of the cache as they arrive, and at the end
+	 * deletes what was not listed, unless the loop was stopped meanwhile: a list cut
+	 * short deletes nothing, or every object not yet listed would be taken for deleted.
 	 * @return whether the list completed
 	 */
 	private boolean list() throws ApiException, IOException {
 		this.state = WatchState.LISTING;
 		String resourceVersion = relistResourceVersion();
-		ListResult<T> result;
+		ResourceInformer<T>.Relist relist = this.informer.startRelist(this.namespace, !this.synced);
+		String listed;
 		try {
-			result = listPages(resourceVersion);
+			listed = listPages(resourceVersion, relist);
 		}
 		catch (ApiException ex) {
 			if (resourceVersion.isEmpty() || !isResourceVersionUnavailable(ex)) {
@@ -261,18 +296,33 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			logger.debug("Listing " + this.informer + " at resourceVersion " + resourceVersion + " failed with "
 					+ ex.getCode() + "; listing the latest state");
 			this.resourceVersionUnavailable = true;
-			result = listPages("");
+			relist.restart();
+			listed = listPages("", relist);
 		}
-		if (result == null || !this.running) {
+		if (listed == null || !this.running) {
 			return false;
 		}
-		this.informer.replace(this.namespace, result.objects(), result.unreadable());
-		this.lastResourceVersion = result.resourceVersion();
+		relist.finish();
+		listCompleted(listed);
+		return true;
+	}
+
+	private void listCompleted(String resourceVersion) {
+		this.lastResourceVersion = resourceVersion;
 		this.resourceVersionUnavailable = false;
 		this.relists.incrementAndGet();
 		this.synced = true;
 		this.startupFailure = null;
-		return true;
+	}
+
+	/**
+	 * Remembers the resourceVersion of a list that has started to fill the cache: should
+	 * it fail, the next list must not be older than what is cached.
+	 */
+	private void listStarted(String resourceVersion) {
+		if (resourceVersion != null && !resourceVersion.isEmpty()) {
+			this.lastResourceVersion = resourceVersion;
+		}
 	}
 
 	/**
@@ -294,19 +344,21 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	 * requested as soon as this page's continue token is read, so that the server
 	 * prepares it while this one is decoded. A continue token that expired (the list took
 	 * longer than etcd's compaction window) is followed by one list in one piece at the
-	 * same resourceVersion, as client-go's pager does.
-	 * @return the list, or {@code null} if the loop was stopped before it completed
+	 * same resourceVersion, as client-go's pager does. Each object goes into the cache as
+	 * it is read.
+	 * @return the list's resourceVersion, or {@code null} if the loop was stopped before
+	 * it completed
 	 */
-	private ListResult<T> listPages(String resourceVersion) throws ApiException, IOException {
-		List<T> objects = new ArrayList<>();
-		Set<String> unreadable = new HashSet<>();
+	private String listPages(String resourceVersion, ResourceInformer<T>.Relist relist)
+			throws ApiException, IOException {
 		PendingPage next = requestPage(resourceVersion, null, true);
 		ListMetadata page;
 		do {
 			PendingPage current = next;
 			List<PendingPage> prefetched = new ArrayList<>(1);
 			try (Response response = current.await()) {
-				page = readPage(response.body().charStream(), objects, unreadable, (metadata) -> {
+				page = readPage(response.body().charStream(), relist::listed, relist::unreadable, (metadata) -> {
+					listStarted(metadata.resourceVersion());
 					if (metadata.continueToken() != null && this.running && prefetched.isEmpty()) {
 						prefetched.add(requestPage(null, metadata.continueToken(), true));
 					}
@@ -319,7 +371,8 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 				}
 				logger.info("The continue token of a paged list of " + this.informer
 						+ " expired before the list was read; listing in one piece");
-				return listInOnePiece(resourceVersion);
+				relist.restart();
+				return listInOnePiece(resourceVersion, relist);
 			}
 			catch (IOException | RuntimeException | Error ex) {
 				prefetched.forEach(PendingPage::cancel);
@@ -334,16 +387,15 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		if (next != null) {
 			next.cancel();
 		}
-		return this.running ? new ListResult<>(objects, unreadable, page.resourceVersion()) : null;
+		return this.running ? page.resourceVersion() : null;
 	}
 
-	private ListResult<T> listInOnePiece(String resourceVersion) throws ApiException, IOException {
-		List<T> objects = new ArrayList<>();
-		Set<String> unreadable = new HashSet<>();
+	private String listInOnePiece(String resourceVersion, ResourceInformer<T>.Relist relist)
+			throws ApiException, IOException {
 		try (Response response = requestPage(resourceVersion, null, false).await()) {
-			ListMetadata list = readPage(response.body().charStream(), objects, unreadable, (metadata) -> {
-			});
-			return this.running ? new ListResult<>(objects, unreadable, list.resourceVersion()) : null;
+			ListMetadata list = readPage(response.body().charStream(), relist::listed, relist::unreadable,
+					(metadata) -> listStarted(metadata.resourceVersion()));
+			return this.running ? list.resourceVersion() : null;
 		}
 	}
 
@@ -372,18 +424,19 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	}
 
 	/**
-	 * Reads one page of a list: converts its items one at a time into {@code objects},
-	 * recording the keys of those that cannot be read in {@code unreadable}, and returns
-	 * the list's metadata, which may come before or after the items.
+	 * Reads one page of a list: converts its items one at a time and hands each to
+	 * {@code onObject} before the next is read, or its key to {@code onUnreadable} if it
+	 * cannot be read, and returns the list's metadata, which may come before or after the
+	 * items.
 	 * @param body the page's JSON
-	 * @param objects the objects read so far
-	 * @param unreadable the keys of the objects that could not be read so far
+	 * @param onObject told each object read
+	 * @param onUnreadable told the key of each object that could not be read
 	 * @param onMetadata told the list's metadata as soon as it is read
 	 * @return the list's resourceVersion and continue token
 	 * @throws IOException if the page cannot be read or is not a list
 	 */
-	ListMetadata readPage(Reader body, List<T> objects, Set<String> unreadable, Consumer<ListMetadata> onMetadata)
-			throws IOException {
+	ListMetadata readPage(Reader body, Consumer<T> onObject, Consumer<String> onUnreadable,
+			Consumer<ListMetadata> onMetadata) throws IOException {
 		ListMetadata metadata = null;
 		boolean hasItems = false;
 		JsonReader reader = new JsonReader(body);
@@ -391,7 +444,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		while (reader.hasNext()) {
 			switch (reader.nextName()) {
 				case "items" -> {
-					readItems(reader, objects, unreadable);
+					readItems(reader, onObject, onUnreadable);
 					hasItems = true;
 				}
 				case "metadata" -> {
@@ -409,7 +462,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		return metadata;
 	}
 
-	private void readItems(JsonReader reader, List<T> objects, Set<String> unreadable) throws IOException {
+	private void readItems(JsonReader reader, Consumer<T> onObject, Consumer<String> onUnreadable) throws IOException {
 		reader.beginArray();
 		while (reader.hasNext()) {
 			JsonObject object = parse(reader).getAsJsonObject();
@@ -418,10 +471,10 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			object.addProperty("kind", this.informer.resource().kind());
 			T converted = convert(object);
 			if (converted != null) {
-				objects.add(converted);
+				onObject.accept(converted);
 			}
 			else {
-				unreadable.add(key(object.getAsJsonObject("metadata")));
+				onUnreadable.accept(key(object.getAsJsonObject("metadata")));
 			}
 		}
 		reader.endArray();
@@ -444,6 +497,59 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	}
 
 	/**
+	 * Lists through a watch, as client-go's reflector does with its watch-list: the API
+	 * server sends every object as an {@code ADDED} event, from its watch cache and not
+	 * older than the last resourceVersion seen, then a bookmark annotated
+	 * {@code k8s.io/initial-events-end}, and then goes on as a watch, which this method
+	 * follows until it ends. Objects go into the cache as they arrive; at the bookmark
+	 * what was not sent is deleted. A server that refuses such a watch (one that does not
+	 * know {@code sendInitialEvents} or cannot serve it) is listed in pages from then on.
+	 * @return {@code true} if the watch can be resumed from the last resourceVersion,
+	 * {@code false} if a list is needed
+	 */
+	private boolean watchList() throws ApiException, IOException {
+		this.state = WatchState.LISTING;
+		String resourceVersion = relistResourceVersion();
+		List<Pair> query = selectors();
+		query.add(new Pair("watch", "true"));
+		query.add(new Pair("sendInitialEvents", "true"));
+		query.add(new Pair("allowWatchBookmarks", "true"));
+		query.add(new Pair("resourceVersionMatch", "NotOlderThan"));
+		if (!resourceVersion.isEmpty()) {
+			query.add(new Pair("resourceVersion", resourceVersion));
+		}
+		ResourceInformer<T>.Relist listing = this.informer.startRelist(this.namespace, !this.synced);
+		try {
+			boolean resumable = stream(query, listing);
+			if (!resumable && this.initialEventsPending) {
+				if (resourceVersion.isEmpty()) {
+					throw new IOException("the watch-list of the latest state expired before its initial events ended");
+				}
+				// 410 before the initial events ended: that resourceVersion is gone,
+				// stream the latest state, as client-go's reflector does
+				this.resourceVersionUnavailable = true;
+			}
+			return resumable;
+		}
+		catch (ApiException ex) {
+			if (!this.initialEventsPending) {
+				throw ex;
+			}
+			if (isResourceVersionUnavailable(ex) && !resourceVersion.isEmpty()) {
+				this.resourceVersionUnavailable = true;
+				return false;
+			}
+			if (!isWatchListRefusal(ex.getCode())) {
+				throw ex;
+			}
+			this.watchListRefused = ex.getCode() + " " + reason(ex);
+			logger.info("The API server refused a watch-list of " + this.informer + " (" + this.watchListRefused
+					+ "); listing in pages instead");
+			return false;
+		}
+	}
+
+	/**
 	 * Watches until the server ends the watch or it fails.
 	 * @return {@code true} if the watch can be resumed from the last resourceVersion,
 	 * {@code false} if a relist is needed
@@ -453,16 +559,29 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		query.add(new Pair("watch", "true"));
 		query.add(new Pair("allowWatchBookmarks", "true"));
 		query.add(new Pair("resourceVersion", this.lastResourceVersion));
+		return stream(query, null);
+	}
+
+	/**
+	 * Reads a watch until the server ends it or it fails.
+	 * @param query the watch's query, without its timeout
+	 * @param listing the list that the watch's initial events fill, or {@code null} for a
+	 * watch without them
+	 * @return {@code true} if the watch can be resumed from the last resourceVersion,
+	 * {@code false} if a relist is needed
+	 */
+	private boolean stream(List<Pair> query, ResourceInformer<T>.Relist listing) throws ApiException, IOException {
 		long timeout = jittered(this.informer.spec().watchTimeout()).toSeconds();
 		query.add(new Pair("timeoutSeconds", Long.toString(timeout)));
 		Call call = this.watchHttp.newCall(request(query));
 		this.current = call;
+		this.initialEventsPending = listing != null;
 		if (this.watches.incrementAndGet() > 1) {
 			logger.debug("Reopening watch of " + this.informer + " from resourceVersion " + this.lastResourceVersion);
 		}
 		long started = System.nanoTime();
 		try (Response response = ApiRequests.open(call)) {
-			this.state = WatchState.WATCHING;
+			this.state = (listing != null) ? WatchState.LISTING : WatchState.WATCHING;
 			this.reconnectingSince = null;
 			this.lastError = null;
 			BufferedSource source = response.body().source();
@@ -478,12 +597,21 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 					continue;
 				}
 				events++;
-				if (!handle(JsonParser.parseString(line).getAsJsonObject())) {
+				JsonObject event = JsonParser.parseString(line).getAsJsonObject();
+				if (this.initialEventsPending) {
+					if (!handleInitial(event, listing)) {
+						return false;
+					}
+				}
+				else if (!handle(event)) {
 					return false;
 				}
 				if (!silenceDetected && this.bookmarksSeen) {
 					silenceDetected = watchForSilence(source);
 				}
+			}
+			if (this.running && this.initialEventsPending) {
+				throw new IOException("the watch-list ended before the bookmark that ends its initial events");
 			}
 			Duration lasted = Duration.ofNanos(System.nanoTime() - started);
 			if (this.running && events == 0 && lasted.compareTo(SHORT_WATCH) < 0) {
@@ -502,6 +630,46 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		}
 		finally {
 			this.current = null;
+		}
+	}
+
+	/**
+	 * Handles an event of a watch-list before the bookmark that ends its initial events:
+	 * objects go into the listing, and that bookmark completes it.
+	 * @return {@code false} if a relist is needed
+	 */
+	private boolean handleInitial(JsonObject event, ResourceInformer<T>.Relist listing) throws ApiException {
+		String type = event.get("type").getAsString();
+		JsonObject object = event.getAsJsonObject("object");
+		switch (type) {
+			case "ADDED", "MODIFIED" -> {
+				T converted = convert(object);
+				if (converted != null) {
+					listing.listed(converted);
+				}
+				else {
+					listing.unreadable(key(object.getAsJsonObject("metadata")));
+				}
+				return true;
+			}
+			case "BOOKMARK" -> {
+				// not taken as a sign that bookmarks come: the server ends the initial
+				// events with one whether or not it sends any other
+				JsonObject metadata = object.getAsJsonObject("metadata");
+				JsonObject annotations = metadata.getAsJsonObject("annotations");
+				if (annotations != null && annotations.has(INITIAL_EVENTS_END)
+						&& "true".equals(annotations.get(INITIAL_EVENTS_END).getAsString())) {
+					listing.finish();
+					listCompleted(metadata.get("resourceVersion").getAsString());
+					this.initialEventsPending = false;
+					this.needList = false;
+					this.state = WatchState.WATCHING;
+				}
+				return true;
+			}
+			default -> {
+				return handle(event);
+			}
 		}
 	}
 
@@ -631,6 +799,15 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		return timeout.plusMillis((long) (timeout.toMillis() * ThreadLocalRandom.current().nextDouble()));
 	}
 
+	/**
+	 * Returns whether a status answering a watch-list says that the server cannot serve
+	 * one (a server older than the watch-list, or one without the feature or the watch
+	 * cache it needs), rather than that the request failed this time.
+	 */
+	private static boolean isWatchListRefusal(int code) {
+		return code == 400 || code == 405 || code == 406 || code == 422 || code == 501;
+	}
+
 	private static boolean isConfigurationError(int code) {
 		return code == 400 || code == 401 || code == 403 || code == 404 || code == 422;
 	}
@@ -653,6 +830,14 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	boolean hasSynced() {
 		return this.synced;
+	}
+
+	/**
+	 * Returns whether this loop lists through watches: configured so, and not refused.
+	 * @return whether this loop uses watch-lists
+	 */
+	boolean usesWatchList() {
+		return this.informer.listStrategy() == ListStrategy.WATCH_LIST && this.watchListRefused == null;
 	}
 
 	WatchState state() {
@@ -761,18 +946,6 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			this.call.cancel();
 			this.response.thenAccept(Response::close);
 		}
-
-	}
-
-	/**
-	 * A completed list.
-	 *
-	 * @param <T> the Java type of the objects
-	 * @param objects the objects
-	 * @param unreadable the keys of the objects that could not be read
-	 * @param resourceVersion the resourceVersion of the list
-	 */
-	private record ListResult<T>(List<T> objects, Set<String> unreadable, String resourceVersion) {
 
 	}
 

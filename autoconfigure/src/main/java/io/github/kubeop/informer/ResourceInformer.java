@@ -18,6 +18,7 @@ package io.github.kubeop.informer;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -53,7 +54,8 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
  * meanwhile to {@link ResourceEventHandler#onDelete(Object, boolean)} with
  * {@code deletedFinalStateUnknown = true}. A relist keeps the cached instance of every
  * object whose resourceVersion did not change, so that what handlers still hold and the
- * cache share one copy.
+ * cache share one copy, and takes the listed objects one at a time, so that it never
+ * holds the old cache and a whole new list at once.
  * <p>
  * Each handler gets one ordered delivery on a thread of its own, as client-go's
  * {@code processorListener}: notifications are computed under the cache's lock, in the
@@ -99,8 +101,15 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	/** Whether listeners deliver; guarded by the store lock. */
 	private boolean delivering;
 
+	private final ListStrategy listStrategy;
+
 	ResourceInformer(InformerSpec<T> spec, ResourceKind resource, ApiClient client) {
+		this(spec, resource, client, ListStrategy.WATCH_LIST);
+	}
+
+	ResourceInformer(InformerSpec<T> spec, ResourceKind resource, ApiClient client, ListStrategy listStrategy) {
 		this.spec = spec;
+		this.listStrategy = listStrategy;
 		this.resource = resource;
 		this.gson = client.getJSON().getGson();
 		this.cache = new IndexedStore<>(spec.name());
@@ -124,6 +133,15 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	 */
 	public ResourceKind resource() {
 		return this.resource;
+	}
+
+	/**
+	 * Returns how this informer was configured to list; see
+	 * {@link InformerStatus#listMethod()} for what it does.
+	 * @return the configured list strategy
+	 */
+	public ListStrategy listStrategy() {
+		return this.listStrategy;
 	}
 
 	/**
@@ -214,7 +232,16 @@ public final class ResourceInformer<T extends KubernetesObject> {
 				this.cache.size(), lastResourceVersion, worst.state(), since, lastError,
 				this.loops.stream().mapToLong(ListWatch::relists).sum(),
 				this.loops.stream().mapToLong(ListWatch::watchRestarts).sum(), this.cache.indexFailures(),
-				this.cache.objectsLeftOutOfIndexes());
+				this.cache.objectsLeftOutOfIndexes(), listMethod());
+	}
+
+	/**
+	 * Returns how the informer lists: {@code watch-list} while every loop streams its
+	 * lists through a watch, {@code list} once one was refused or lists in pages by
+	 * configuration.
+	 */
+	private String listMethod() {
+		return this.loops.stream().allMatch(ListWatch::usesWatchList) ? "watch-list" : "list";
 	}
 
 	/**
@@ -330,38 +357,131 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	 * readable state stays cached
 	 */
 	void replace(String namespace, List<T> objects, Set<String> unreadable) {
-		synchronized (this.storeLock) {
-			Set<String> listed = new HashSet<>();
-			for (T object : objects) {
-				String key = key(object);
-				listed.add(key);
-				T old = this.cache.getByKey(key);
+		Relist relist = startRelist(namespace, false);
+		objects.forEach(relist::listed);
+		unreadable.forEach(relist::unreadable);
+		relist.finish();
+	}
+
+	/**
+	 * Starts replacing the part of the cache one loop owns with a list that arrives one
+	 * object at a time, as client-go's {@code Replace} but without holding the whole
+	 * list: each listed object is compared with the cached one as it arrives, only the
+	 * keys seen are kept, and {@link Relist#finish()} deletes what was not listed.
+	 * <p>
+	 * The first list of a loop is held back instead, and taken into the cache only once
+	 * complete, so that handlers and listers never see part of it: the cache holds none
+	 * of the loop's objects yet, so that is still one copy.
+	 * @param namespace the namespace the loop covers, or {@code null} for all
+	 * @param first whether this is the loop's first list
+	 * @return the relist
+	 */
+	Relist startRelist(String namespace, boolean first) {
+		return new Relist(namespace, first);
+	}
+
+	/**
+	 * A list streamed into the cache: the old cache plus the keys listed so far are all
+	 * it holds, never a second copy of the objects.
+	 */
+	final class Relist {
+
+		private final String namespace;
+
+		private final Set<String> seen = new HashSet<>();
+
+		/** The objects of a first list, or {@code null} for a list streamed at once. */
+		private final List<T> heldBack;
+
+		private Relist(String namespace, boolean first) {
+			this.namespace = namespace;
+			this.heldBack = first ? new ArrayList<>() : null;
+		}
+
+		/**
+		 * Takes one listed object into the cache and tells handlers if it is new or
+		 * changed. An unchanged object keeps its cached instance, as handlers may hold it
+		 * too: taking the listed copy would keep two of every object until it changes.
+		 * @param object the listed object
+		 */
+		void listed(T object) {
+			if (this.heldBack != null) {
+				this.heldBack.add(object);
+				return;
+			}
+			take(object);
+		}
+
+		private void take(T object) {
+			String key = key(object);
+			synchronized (ResourceInformer.this.storeLock) {
+				this.seen.add(key);
+				T old = ResourceInformer.this.cache.getByKey(key);
 				if (old == null) {
-					this.cache.put(object);
-					counted(this.addEvents);
+					ResourceInformer.this.cache.put(object);
+					counted(ResourceInformer.this.addEvents);
 					distribute((handler) -> handler.onAdd(object));
 				}
 				else if (!sameObject(old, object)) {
-					this.cache.put(object);
+					ResourceInformer.this.cache.put(object);
 					replaced(old, object);
 				}
 				else if (!resourceVersion(old).equals(resourceVersion(object))) {
-					this.cache.put(object);
-					counted(this.updateEvents);
+					ResourceInformer.this.cache.put(object);
+					counted(ResourceInformer.this.updateEvents);
 					distribute((handler) -> handler.onUpdate(old, object));
-				}
-				// else unchanged: the cached instance stays, as handlers may hold it too;
-				// taking the listed copy would keep two of every object until it changes
-			}
-			for (T cached : this.cache.list()) {
-				String key = key(cached);
-				if (owns(namespace, cached) && !listed.contains(key) && !unreadable.contains(key)) {
-					this.cache.deleteByKey(key);
-					counted(this.deleteEvents);
-					distribute((handler) -> handler.onDelete(cached, true));
 				}
 			}
 		}
+
+		/**
+		 * Records a listed object that could not be read: its last readable state stays
+		 * cached.
+		 * @param key the object's key
+		 */
+		void unreadable(String key) {
+			synchronized (ResourceInformer.this.storeLock) {
+				this.seen.add(key);
+			}
+		}
+
+		/**
+		 * Forgets the keys seen so far, for a list that starts over (a paged list whose
+		 * continue token expired is read again in one piece): an object seen in the
+		 * abandoned list may have been deleted since.
+		 */
+		void restart() {
+			synchronized (ResourceInformer.this.storeLock) {
+				this.seen.clear();
+			}
+			if (this.heldBack != null) {
+				this.heldBack.clear();
+			}
+		}
+
+		/**
+		 * Ends the list: every cached object of the loop's part that was not listed is
+		 * deleted and reported with its last known state as a delete whose final state is
+		 * unknown.
+		 */
+		void finish() {
+			synchronized (ResourceInformer.this.storeLock) {
+				if (this.heldBack != null) {
+					this.heldBack.forEach(this::take);
+					this.heldBack.clear();
+				}
+				for (String key : ResourceInformer.this.cache.listKeys()) {
+					T cached = ResourceInformer.this.cache.getByKey(key);
+					if (!this.seen.contains(key) && owns(this.namespace, cached)) {
+						ResourceInformer.this.cache.deleteByKey(key);
+						counted(ResourceInformer.this.deleteEvents);
+						distribute((handler) -> handler.onDelete(cached, true));
+					}
+				}
+				this.seen.clear();
+			}
+		}
+
 	}
 
 	void upsert(T object) {

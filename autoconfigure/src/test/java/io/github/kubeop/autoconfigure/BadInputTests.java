@@ -138,7 +138,8 @@ class BadInputTests {
 				.withConfiguration(AutoConfigurations.of(KubeopClientAutoConfiguration.class,
 						KubeopInformersAutoConfiguration.class))
 				.withBean(ApiClient.class, () -> listing)
-				.withPropertyValues("kubeop.informers.page-size=2",
+				// pages are what this test is about
+				.withPropertyValues("kubeop.informers.page-size=2", "kubeop.informers.list-strategy=list",
 						"kubeop.informers.resources.gizmos.api-version=kubeop.test/v1",
 						"kubeop.informers.resources.gizmos.kind=Gizmo",
 						"kubeop.informers.resources.gizmos.type=" + Gizmo.class.getName(),

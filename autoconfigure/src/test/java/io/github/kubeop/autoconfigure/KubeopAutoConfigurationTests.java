@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import io.github.kubeop.informer.InformerRegistry;
+import io.github.kubeop.informer.ListStrategy;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
 import okhttp3.OkHttpClient;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -145,6 +147,21 @@ class KubeopAutoConfigurationTests {
 		assertInvalid("kubeop.informers.resources.pods.api-version", "kubeop.informers.resources.pods.kind=Pod");
 		assertInvalid("kubeop.informers.resources.pods.type", "kubeop.informers.resources.pods.api-version=v1",
 				"kubeop.informers.resources.pods.kind=Pod", "kubeop.informers.resources.pods.type=java.lang.String");
+	}
+
+	@Test
+	void listStrategyIsWatchListByDefaultHonouredAndABadOneNamesTheProperty() {
+		this.runner.withBean(ApiClient.class, ApiClient::new)
+			.run((context) -> assertThat(context.getBean(InformerRegistry.class).listStrategy())
+				.isEqualTo(ListStrategy.WATCH_LIST));
+		this.runner.withBean(ApiClient.class, ApiClient::new)
+			.withPropertyValues("kubeop.informers.list-strategy=list")
+			.run((context) -> assertThat(context.getBean(InformerRegistry.class).listStrategy())
+				.isEqualTo(ListStrategy.LIST));
+		this.runner.withBean(ApiClient.class, ApiClient::new)
+			.withPropertyValues("kubeop.informers.list-strategy=pages")
+			.run((context) -> assertThat(rootCause(context.getStartupFailure(), BindException.class).getName())
+				.hasToString("kubeop.informers.list-strategy"));
 	}
 
 	@Test

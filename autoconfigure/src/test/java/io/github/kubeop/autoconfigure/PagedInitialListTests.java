@@ -92,7 +92,8 @@ class PagedInitialListTests {
 			.withConfiguration(
 					AutoConfigurations.of(KubeopClientAutoConfiguration.class, KubeopInformersAutoConfiguration.class))
 			.withBean(ApiClient.class, () -> client)
-			.withPropertyValues("kubeop.informers.page-size=500", "kubeop.informers.resources.settings.api-version=v1",
+			.withPropertyValues("kubeop.informers.page-size=500", "kubeop.informers.list-strategy=list",
+					"kubeop.informers.resources.settings.api-version=v1",
 					"kubeop.informers.resources.settings.kind=ConfigMap",
 					"kubeop.informers.resources.settings.namespaces=" + namespace.name(),
 					// only the test's objects: a cluster with a controller-manager (K3s)

@@ -119,6 +119,8 @@ class ListWatchIntegrationTests {
 		ApiClient client = controlPlane.apiClient();
 		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(blockingPage).build());
 		InformerRegistry registry = new InformerRegistry(client);
+		// pages are what this test is about
+		registry.setListStrategy(ListStrategy.LIST);
 		ResourceInformer<V1ConfigMap> informer = registry
 			.informer(InformerSpec.of("stopped-relist", "v1", "ConfigMap", V1ConfigMap.class)
 				.withNamespaces(namespace)
@@ -172,6 +174,8 @@ class ListWatchIntegrationTests {
 		ApiClient client = controlPlane.apiClient();
 		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(blockingPage).build());
 		InformerRegistry registry = new InformerRegistry(client);
+		// pages are what this test is about
+		registry.setListStrategy(ListStrategy.LIST);
 		ResourceInformer<V1ConfigMap> informer = registry
 			.informer(InformerSpec.of("stopped-list", "v1", "ConfigMap", V1ConfigMap.class)
 				.withNamespaces(namespace)
@@ -214,7 +218,7 @@ class ListWatchIntegrationTests {
 		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(shortWatches).build());
 		ResourceInformer<V1ConfigMap> informer = new ResourceInformer<>(
 				InformerSpec.of("short-watch", "v1", "ConfigMap", V1ConfigMap.class).withNamespaces(namespace),
-				CONFIG_MAPS, client);
+				CONFIG_MAPS, client, ListStrategy.LIST);
 		ListWatch<V1ConfigMap> listWatch = new ListWatch<>(informer, client, namespace);
 		listWatch.start();
 		try {

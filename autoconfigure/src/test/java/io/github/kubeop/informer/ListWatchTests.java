@@ -92,7 +92,7 @@ class ListWatchTests {
 	}
 
 	private ListMetadata read(String json) throws IOException {
-		return this.listWatch.readPage(new StringReader(json), this.objects, this.unreadable, (metadata) -> {
+		return this.listWatch.readPage(new StringReader(json), this.objects::add, this.unreadable::add, (metadata) -> {
 		});
 	}
 

@@ -82,6 +82,44 @@ class ResourceInformerTests {
 	}
 
 	@Test
+	void streamedRelistTakesEachObjectAsItComesAndDeletesTheUnlistedAtTheEnd() {
+		this.informer.replace("a", List.of(configMap("a", "one", "1"), configMap("a", "two", "2")), Set.of());
+		ResourceInformer<V1ConfigMap>.Relist relist = this.informer.startRelist("a", false);
+		relist.listed(configMap("a", "one", "3"));
+		assertThat(this.informer.indexer().getByKey("a/one").getMetadata().getResourceVersion()).isEqualTo("3");
+		assertThat(this.informer.indexer().listKeys()).as("nothing deleted before the end")
+			.containsExactlyInAnyOrder("a/one", "a/two");
+		relist.finish();
+		assertThat(this.informer.indexer().listKeys()).containsExactly("a/one");
+		awaitEvents("add a/one@1", "add a/two@2", "update a/one@1 -> a/one@3", "delete a/two@2 (final state unknown)");
+	}
+
+	@Test
+	void relistStartedOverForgetsTheKeysItSaw() {
+		this.informer.replace("a", List.of(configMap("a", "one", "1"), configMap("a", "two", "2")), Set.of());
+		ResourceInformer<V1ConfigMap>.Relist relist = this.informer.startRelist("a", false);
+		relist.listed(configMap("a", "one", "1"));
+		relist.listed(configMap("a", "two", "2"));
+		// the list read again in one piece, after a.two was deleted
+		relist.restart();
+		relist.listed(configMap("a", "one", "1"));
+		relist.finish();
+		assertThat(this.informer.indexer().listKeys()).containsExactly("a/one");
+		awaitEvents("add a/one@1", "add a/two@2", "delete a/two@2 (final state unknown)");
+	}
+
+	@Test
+	void firstListIsHeldBackUntilComplete() {
+		ResourceInformer<V1ConfigMap>.Relist relist = this.informer.startRelist("a", true);
+		relist.listed(configMap("a", "one", "1"));
+		assertThat(this.informer.indexer().listKeys()).as("cached before the list completed").isEmpty();
+		relist.listed(configMap("a", "two", "2"));
+		relist.finish();
+		assertThat(this.informer.indexer().listKeys()).containsExactlyInAnyOrder("a/one", "a/two");
+		awaitEvents("add a/one@1", "add a/two@2");
+	}
+
+	@Test
 	void objectReplacedUnderItsNameIsADeleteAndAnAddNeverAnUpdate() {
 		V1ConfigMap first = configMap("a", "one", "1");
 		first.getMetadata().uid("uid-1");

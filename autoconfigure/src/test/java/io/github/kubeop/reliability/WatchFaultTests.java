@@ -42,6 +42,7 @@ import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
+import io.github.kubeop.informer.ListStrategy;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.WatchState;
 import io.github.kubeop.test.FaultProxy;
@@ -243,6 +244,7 @@ class WatchFaultTests {
 			ApiClient client = controlPlane.apiClientVia(proxy.url());
 			client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(heldPage).build());
 			InformerRegistry registry = new InformerRegistry(client);
+			registry.setListStrategy(ListStrategy.LIST);
 			// pages of 2 from etcd: 500 requests, each with the next one already
 			// requested
 			ResourceInformer<V1ConfigMap> informer = registry
@@ -350,6 +352,8 @@ class WatchFaultTests {
 		ApiClient client = controlPlane.apiClient();
 		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(expiring).build());
 		InformerRegistry registry = new InformerRegistry(client);
+		// pages are what this test is about
+		registry.setListStrategy(ListStrategy.LIST);
 		ResourceInformer<V1ConfigMap> informer = registry
 			.informer(InformerSpec.of("expired", "v1", "ConfigMap", V1ConfigMap.class)
 				.withNamespaces(namespace)

@@ -199,7 +199,7 @@ public final class BenchmarkReport {
 				.append("|managedFields in the cache |Kubeop / contender, time |Kubeop / contender, heap\n\n");
 			for (Results.Row row : rows(results, workload)) {
 				largest = Math.max(largest, row.objects());
-				Results.Row kubeop = results.row(workload, row.objects(), counterpart(row.contender()));
+				Results.Row kubeop = find(results, workload, row.objects(), counterpart(row.contender()));
 				this.out.append('|')
 					.append(String.format(Locale.ROOT, "%,d", row.objects()))
 					.append(" |")
@@ -222,6 +222,7 @@ public final class BenchmarkReport {
 			this.out.append("|===\n\n");
 		}
 		costs(results);
+		targets(results, largest);
 		long objects = largest;
 		SvgChart heap = new SvgChart(
 				"Retained heap per cached object, " + String.format(Locale.ROOT, "%,d", objects) + " objects",
@@ -293,6 +294,49 @@ public final class BenchmarkReport {
 			}
 			this.out.append("|===\n\n");
 		}
+	}
+
+	/**
+	 * Renders the sync scenario's targets with the ratios measured at the largest size:
+	 * typed Pod heap per object with managedFields stripped on both sides, and the time
+	 * to sync against client-go on JSON.
+	 */
+	private void targets(Results results, long objects) {
+		String pods = "Pods";
+		if (results.rows().stream().noneMatch((row) -> row.workload().equals(pods) && row.objects() == objects)) {
+			return;
+		}
+		this.out.append("=== Targets\n\n")
+			.append("Measured at ")
+			.append(String.format(Locale.ROOT, "%,d", objects))
+			.append(" Pods, Kubeop's median over the contender's (widest range the samples allow):\n\n")
+			.append("[cols=\"3,1,2\"]\n|===\n|Target |Goal |Measured\n\n");
+		target(results, objects, "Heap per typed Pod, managedFields stripped on both, vs client-java", "at most 0.7",
+				Contenders.CLIENT_JAVA_STRIP, "bytesPerObject");
+		target(results, objects, "Heap per typed Pod, managedFields stripped on both, vs client-go", "at most 1.0",
+				Contenders.CLIENT_GO_STRIP, "bytesPerObject");
+		target(results, objects, "Initial sync time vs client-go on JSON (both with their defaults)", "at most 1.0",
+				Contenders.CLIENT_GO, "syncMillis");
+		this.out.append("|===\n\n");
+	}
+
+	private void target(Results results, long objects, String what, String goal, String contender, String metric) {
+		Results.Row theirs = find(results, "Pods", objects, contender);
+		String measured = theirs.samples().isEmpty() ? "not measured"
+				: ratio(find(results, "Pods", objects, Contenders.KUBEOP), theirs, metric, null);
+		this.out.append('|').append(what).append(" |").append(goal).append(" |").append(measured).append('\n');
+	}
+
+	/**
+	 * Returns a row without adding it: an empty one where there is none.
+	 */
+	private static Results.Row find(Results results, String workload, long objects, String contender) {
+		return results.rows()
+			.stream()
+			.filter((row) -> row.workload().equals(workload) && row.objects() == objects
+					&& row.contender().equals(contender))
+			.findFirst()
+			.orElseGet(() -> new Results.Row(workload, objects, contender, Map.of()));
 	}
 
 	/**

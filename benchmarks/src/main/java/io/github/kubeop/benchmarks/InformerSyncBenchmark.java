@@ -35,6 +35,7 @@ import com.google.gson.JsonParser;
 import io.github.kubeop.test.controlplane.ControlPlaneAssets;
 import io.github.kubeop.test.controlplane.LocalControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -126,6 +127,9 @@ public final class InformerSyncBenchmark {
 									sample.get("bytesPerObject").getAsLong(), sample.get("rssMiB").getAsDouble());
 						}
 					}
+					// written after every size, so that a failure later keeps what was
+					// measured
+					results.write(Path.of("benchmarks", "results"));
 					workload.delete(client, namespace);
 				}
 			}
@@ -240,15 +244,22 @@ public final class InformerSyncBenchmark {
 		 * Deletes the objects, then the namespace (without a controller-manager the
 		 * namespace alone would keep them in the API server's cache).
 		 */
-		void delete(ApiClient client, String namespace) throws Exception {
+		void delete(ApiClient client, String namespace) {
 			CoreV1Api core = new CoreV1Api(client);
-			if (this == PODS) {
-				core.deleteCollectionNamespacedPod(namespace).execute();
+			try {
+				if (this == PODS) {
+					core.deleteCollectionNamespacedPod(namespace).execute();
+				}
+				else {
+					core.deleteCollectionNamespacedConfigMap(namespace).execute();
+				}
+				core.deleteNamespace(namespace).execute();
 			}
-			else {
-				core.deleteCollectionNamespacedConfigMap(namespace).execute();
+			catch (ApiException ex) {
+				// a large collection can outlast the API server's request timeout: the
+				// objects are only in the way of the API server's memory, not of a result
+				System.out.println("Could not delete the " + this.plural + " of " + namespace + ": " + ex.getMessage());
 			}
-			core.deleteNamespace(namespace).execute();
 		}
 
 	}

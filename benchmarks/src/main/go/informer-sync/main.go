@@ -1,8 +1,11 @@
 // Command informer-sync measures a client-go informer the way Kubeop's Java harnesses
 // measure the Java informers. It has two modes.
 //
-// -mode sync: time from start until the ConfigMaps or Pods of one namespace have synced,
-// and heap retained per cached object after a full GC; prints one JSON line.
+// -mode sync: time from starting the informer (client and informer built before) until
+// its HasSynced is true, polled every millisecond as the Java harness polls the Java
+// informers; heap retained per cached object after a full GC, and the process's VmRSS;
+// with -strip-managed-fields the factory is built WithTransform dropping managedFields
+// before objects enter the cache. Prints one JSON line.
 //
 // -mode events: informs on the ConfigMaps of one namespace, prints {"synced":true} once
 // synced, resets its counters when it reads the first line from stdin, notes the events
@@ -20,10 +23,12 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
@@ -37,6 +42,7 @@ func main() {
 	namespace := flag.String("namespace", "", "namespace to watch")
 	resource := flag.String("resource", "configmaps", "configmaps or pods")
 	mode := flag.String("mode", "sync", "sync or events")
+	strip := flag.Bool("strip-managed-fields", false, "drop managedFields with a transform")
 	flag.Parse()
 	config, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
 	if err != nil {
@@ -52,9 +58,11 @@ func main() {
 		events(client, *namespace)
 		return
 	}
-	before := heapAfterGC()
-	start := time.Now()
-	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(*namespace))
+	options := []informers.SharedInformerOption{informers.WithNamespace(*namespace)}
+	if *strip {
+		options = append(options, informers.WithTransform(stripManagedFields))
+	}
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, options...)
 	var informer cache.SharedIndexInformer
 	switch *resource {
 	case "configmaps":
@@ -68,13 +76,24 @@ func main() {
 		fail(err)
 	}
 	stop := make(chan struct{})
+	before := heapAfterGC()
+	start := time.Now()
 	factory.Start(stop)
-	if !cache.WaitForCacheSync(stop, informer.HasSynced) {
-		fail(fmt.Errorf("cache did not sync"))
+	// WaitForCacheSync polls every 100 ms: poll as the Java harness does, every millisecond
+	for !informer.HasSynced() {
+		time.Sleep(time.Millisecond)
 	}
 	synced := time.Since(start)
-	objects := len(informer.GetStore().List())
 	after := heapAfterGC()
+	rss := residentSetBytes()
+	cached := informer.GetStore().List()
+	objects := len(cached)
+	withManagedFields := 0
+	for _, object := range cached {
+		if accessor, err := meta.Accessor(object); err == nil && len(accessor.GetManagedFields()) > 0 {
+			withManagedFields++
+		}
+	}
 	// keep the informer and its cache reachable until after the measurement
 	runtime.KeepAlive(informer.GetStore())
 	close(stop)
@@ -82,7 +101,8 @@ func main() {
 	if objects > 0 && after > before {
 		perObject = int64(after-before) / int64(objects)
 	}
-	emit(map[string]interface{}{"syncMillis": synced.Milliseconds(), "objects": objects,
+	emit(map[string]interface{}{"syncMillis": float64(synced.Microseconds()) / 1000, "objects": objects,
+		"rssMiB": float64(rss) / (1024 * 1024), "cachedWithManagedFields": withManagedFields,
 		"bytesPerObject": perObject, "goVersion": runtime.Version(), "gomaxprocs": runtime.GOMAXPROCS(0),
 		"gogc": os.Getenv("GOGC")})
 }
@@ -159,6 +179,33 @@ func percentiles(values []int64) map[string]int64 {
 func emit(value interface{}) {
 	out, _ := json.Marshal(value)
 	fmt.Println(string(out))
+}
+
+// stripManagedFields is the transform client-go's documentation suggests for caches that
+// do not need managedFields.
+func stripManagedFields(object interface{}) (interface{}, error) {
+	if accessor, err := meta.Accessor(object); err == nil {
+		accessor.SetManagedFields(nil)
+	}
+	return object, nil
+}
+
+// residentSetBytes reads VmRSS from /proc/self/status.
+func residentSetBytes() uint64 {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			fields := strings.Fields(line)
+			if len(fields) >= 2 {
+				kib, _ := strconv.ParseUint(fields[1], 10, 64)
+				return kib * 1024
+			}
+		}
+	}
+	return 0
 }
 
 func heapAfterGC() uint64 {

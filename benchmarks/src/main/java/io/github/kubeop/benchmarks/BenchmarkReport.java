@@ -181,17 +181,25 @@ public final class BenchmarkReport {
 
 	private void sync(Results results) throws IOException {
 		this.out.append("== Initial sync\n\n")
-			.append("Time from start until the informer reports synced, and heap retained per cached object after "
-					+ "full GCs. Ratios are Kubeop / the contender: below 1 Kubeop is faster or smaller.\n\n");
+			.append("Each sample is a fresh process (a child JVM with the flags above, or the client-go program), "
+					+ "the contenders in rotated order. Each builds its client and informer first; the time runs "
+					+ "from starting the informer until its own `hasSynced` is true, polled every millisecond. "
+					+ "Heap per object is heap used after three full GCs with the informer synced, minus the same "
+					+ "just before it started, over the objects cached; RSS is the process's `VmRSS` at that point "
+					+ "(for the JVMs it includes the heap G1 touched while syncing, not only what is retained). "
+					+ "The harness lists the objects itself first and fails the run unless every one carries "
+					+ "managedFields on the wire. Ratios compare like with like: a contender that strips "
+					+ "managedFields with Kubeop's default (which strips them), one that keeps them with Kubeop "
+					+ "configured to keep them (`nothing stripped`). Below 1 Kubeop is faster or smaller.\n\n");
 		long largest = 0;
 		for (String workload : workloads(results)) {
 			this.out.append(".").append(workload).append('\n');
-			this.out.append("[cols=\">1,2,2,2,2,2\"]\n|===\n")
-				.append("|Objects |Contender |Sync time (ms) |Heap per object (bytes) |Kubeop / contender, time ")
-				.append("|Kubeop / contender, heap\n\n");
+			this.out.append("[cols=\">1,3,2,2,2,1,2,2\"]\n|===\n")
+				.append("|Objects |Contender |Sync time (ms) |Heap per object (bytes) |RSS after sync (MiB) ")
+				.append("|managedFields in the cache |Kubeop / contender, time |Kubeop / contender, heap\n\n");
 			for (Results.Row row : rows(results, workload)) {
 				largest = Math.max(largest, row.objects());
-				Results.Row kubeop = results.row(workload, row.objects(), Contenders.KUBEOP);
+				Results.Row kubeop = find(results, workload, row.objects(), counterpart(row.contender()));
 				this.out.append('|')
 					.append(String.format(Locale.ROOT, "%,d", row.objects()))
 					.append(" |")
@@ -201,6 +209,10 @@ public final class BenchmarkReport {
 					.append(" |")
 					.append(summary(row.metric("bytesPerObject")))
 					.append(" |")
+					.append(summary(row.metric("rssMiB")))
+					.append(" |")
+					.append(managedFields(row))
+					.append(" |")
 					.append(ratio(kubeop, row, "syncMillis", workload + ", " + count(row) + " objects, sync time"))
 					.append(" |")
 					.append(ratio(kubeop, row, "bytesPerObject",
@@ -209,6 +221,8 @@ public final class BenchmarkReport {
 			}
 			this.out.append("|===\n\n");
 		}
+		costs(results);
+		targets(results, largest);
 		long objects = largest;
 		SvgChart heap = new SvgChart(
 				"Retained heap per cached object, " + String.format(Locale.ROOT, "%,d", objects) + " objects",
@@ -225,6 +239,128 @@ public final class BenchmarkReport {
 		}
 		chart("benchmark-sync-heap.svg", heap);
 		chart("benchmark-sync-time.svg", time);
+	}
+
+	/**
+	 * Renders the fixed and the per-object cost of a sync: for each sample number, the
+	 * least-squares line through that sample's sync times at every size; the median slope
+	 * and intercept over the samples, with their smallest and largest.
+	 */
+	private void costs(Results results) {
+		this.out.append("=== Fixed and per-object cost\n\n")
+			.append("A least-squares line through the sync times at every size, one line per sample number "
+					+ "(the n-th sample of each size): its slope is the cost per 1,000 objects, its intercept "
+					+ "the fixed cost (connecting, the first request, a cold JVM's class loading and "
+					+ "interpretation). Median over the samples, smallest to largest in brackets.\n\n");
+		for (String workload : workloads(results)) {
+			List<Results.Row> rows = rows(results, workload);
+			if (rows.stream().map(Results.Row::objects).distinct().count() < 2) {
+				continue;
+			}
+			this.out.append(".").append(workload).append('\n');
+			this.out.append("[cols=\"3,2,2\"]\n|===\n|Contender |Per 1,000 objects (ms) |Fixed (ms)\n\n");
+			Set<String> contenders = new LinkedHashSet<>();
+			rows.forEach((row) -> contenders.add(row.contender()));
+			for (String contender : contenders) {
+				List<Results.Row> sizes = rows.stream().filter((row) -> row.contender().equals(contender)).toList();
+				int samples = sizes.stream().mapToInt((row) -> row.metric("syncMillis").size()).min().orElse(0);
+				List<Double> slopes = new ArrayList<>();
+				List<Double> intercepts = new ArrayList<>();
+				for (int sample = 0; sample < samples; sample++) {
+					double n = sizes.size();
+					double sumX = 0;
+					double sumY = 0;
+					double sumXy = 0;
+					double sumXx = 0;
+					for (Results.Row row : sizes) {
+						double x = row.objects() / 1000.0;
+						double y = row.metric("syncMillis").get(sample);
+						sumX += x;
+						sumY += y;
+						sumXy += x * y;
+						sumXx += x * x;
+					}
+					double slope = (n * sumXy - sumX * sumY) / (n * sumXx - sumX * sumX);
+					slopes.add(slope);
+					intercepts.add((sumY - slope * sumX) / n);
+				}
+				this.out.append('|')
+					.append(contender)
+					.append(" |")
+					.append(summary(slopes))
+					.append(" |")
+					.append(summary(intercepts))
+					.append('\n');
+			}
+			this.out.append("|===\n\n");
+		}
+	}
+
+	/**
+	 * Renders the sync scenario's targets with the ratios measured at the largest size:
+	 * typed Pod heap per object with managedFields stripped on both sides, and the time
+	 * to sync against client-go on JSON.
+	 */
+	private void targets(Results results, long objects) {
+		String pods = "Pods";
+		if (results.rows().stream().noneMatch((row) -> row.workload().equals(pods) && row.objects() == objects)) {
+			return;
+		}
+		this.out.append("=== Targets\n\n")
+			.append("Measured at ")
+			.append(String.format(Locale.ROOT, "%,d", objects))
+			.append(" Pods, Kubeop's median over the contender's (widest range the samples allow):\n\n")
+			.append("[cols=\"3,1,2\"]\n|===\n|Target |Goal |Measured\n\n");
+		target(results, objects, "Heap per typed Pod, managedFields stripped on both, vs client-java", "at most 0.7",
+				Contenders.CLIENT_JAVA_STRIP, "bytesPerObject");
+		target(results, objects, "Heap per typed Pod, managedFields stripped on both, vs client-go", "at most 1.0",
+				Contenders.CLIENT_GO_STRIP, "bytesPerObject");
+		target(results, objects, "Initial sync time vs client-go on JSON (both with their defaults)", "at most 1.0",
+				Contenders.CLIENT_GO, "syncMillis");
+		this.out.append("|===\n\n");
+	}
+
+	private void target(Results results, long objects, String what, String goal, String contender, String metric) {
+		Results.Row theirs = find(results, "Pods", objects, contender);
+		String measured = theirs.samples().isEmpty() ? "not measured"
+				: ratio(find(results, "Pods", objects, Contenders.KUBEOP), theirs, metric, null);
+		this.out.append('|').append(what).append(" |").append(goal).append(" |").append(measured).append('\n');
+	}
+
+	/**
+	 * Returns a row without adding it: an empty one where there is none.
+	 */
+	private static Results.Row find(Results results, String workload, long objects, String contender) {
+		return results.rows()
+			.stream()
+			.filter((row) -> row.workload().equals(workload) && row.objects() == objects
+					&& row.contender().equals(contender))
+			.findFirst()
+			.orElseGet(() -> new Results.Row(workload, objects, contender, Map.of()));
+	}
+
+	/**
+	 * Returns the Kubeop row a contender is compared with: the default (stripping
+	 * managedFields) for contenders that strip them too, Kubeop keeping them for the
+	 * others.
+	 */
+	private static String counterpart(String contender) {
+		boolean strips = contender.equals(Contenders.KUBEOP) || contender.equals(Contenders.CLIENT_JAVA_STRIP)
+				|| contender.equals(Contenders.CLIENT_GO_STRIP);
+		return strips ? Contenders.KUBEOP : Contenders.KUBEOP_KEEP_ALL;
+	}
+
+	private static String managedFields(Results.Row row) {
+		List<Double> cached = row.metric("cachedWithManagedFields");
+		if (cached.isEmpty()) {
+			return "";
+		}
+		double most = Collections.max(cached);
+		if (most == 0) {
+			return "none";
+		}
+		return (Collections.min(cached) == row.objects() && most == row.objects()) ? "all"
+				: SvgChart.format(Results.median(cached)) + " of " + count(row);
 	}
 
 	private void events(Results results) throws IOException {

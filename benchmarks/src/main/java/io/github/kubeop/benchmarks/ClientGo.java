@@ -64,18 +64,22 @@ final class ClientGo {
 	}
 
 	/**
-	 * Runs one initial sync.
+	 * Runs one initial sync, measured as {@link SyncProbe} measures the Java contenders.
 	 * @param binary the program
 	 * @param kubeconfig the kubeconfig file
 	 * @param namespace the namespace
 	 * @param resource {@code configmaps} or {@code pods}
+	 * @param stripManagedFields whether the informer factory gets a transform that drops
+	 * managedFields
 	 * @param results where the Go runtime's settings are recorded
-	 * @return sync time in milliseconds and retained bytes per object
+	 * @return the program's figures: syncMillis, bytesPerObject, rssMiB,
+	 * cachedWithManagedFields
 	 */
-	static long[] sync(Path binary, Path kubeconfig, String namespace, String resource, Results results) {
+	static JsonObject sync(Path binary, Path kubeconfig, String namespace, String resource, boolean stripManagedFields,
+			Results results) {
 		try {
 			Process process = new ProcessBuilder(binary.toString(), "-kubeconfig", kubeconfig.toString(), "-namespace",
-					namespace, "-resource", resource)
+					namespace, "-resource", resource, "-strip-managed-fields=" + stripManagedFields)
 				.redirectError(ProcessBuilder.Redirect.INHERIT)
 				.start();
 			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
@@ -88,7 +92,7 @@ final class ClientGo {
 						result.get("goVersion").getAsString() + ", GOMAXPROCS=" + result.get("gomaxprocs").getAsInt()
 								+ ", GOGC=" + (result.get("gogc").getAsString().isEmpty() ? "default (100)"
 										: result.get("gogc").getAsString()));
-			return new long[] { result.get("syncMillis").getAsLong(), result.get("bytesPerObject").getAsLong() };
+			return result;
 		}
 		catch (IOException | InterruptedException ex) {
 			throw new IllegalStateException("Could not run " + binary, ex);

@@ -25,6 +25,12 @@ final class Contenders {
 
 	static final String KUBEOP = "Kubeop";
 
+	static final String KUBEOP_KEEP_ALL = "Kubeop, nothing stripped";
+
+	static final String CLIENT_JAVA_STRIP = "client-java, setTransform strips managedFields";
+
+	static final String CLIENT_GO_STRIP = "client-go, WithTransform strips managedFields";
+
 	static final String KUBEOP_HANDLER = "Kubeop handler";
 
 	static final String CLIENT_JAVA = "client-java";

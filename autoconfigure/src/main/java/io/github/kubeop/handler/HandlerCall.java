@@ -127,7 +127,6 @@ public final class HandlerCall {
 			return;
 		}
 		Map<String, String> labels = (metadata.getLabels() != null) ? metadata.getLabels() : Map.of();
-		String objectKey = ResourceInformer.key(written);
 		for (ResourceInformer<?> informer : informers.informers()) {
 			InformerSpec<?> spec = informer.spec();
 			boolean sameResource = informer.resource().group().equals(resource.group())
@@ -137,18 +136,22 @@ public final class HandlerCall {
 			boolean selected = !StringUtils.hasText(spec.fieldSelector()) && (!StringUtils.hasText(spec.labelSelector())
 					|| LabelSelector.parse(spec.labelSelector()).test(labels));
 			if (sameResource && inView && selected) {
-				this.writes.put(spec.name() + "|" + objectKey,
-						new Write(informer, objectKey, metadata.getNamespace(), metadata.getResourceVersion()));
+				wrote(informer, written);
 			}
 		}
 	}
 
+	/**
+	 * Records a write of an object that the given informer caches.
+	 * @param informer the informer
+	 * @param written the object as the API server answered the write
+	 */
 	void wrote(ResourceInformer<?> informer, KubernetesObject written) {
 		V1ObjectMeta metadata = written.getMetadata();
 		if (metadata != null && metadata.getResourceVersion() != null) {
-			String objectKey = ResourceInformer.key(written);
-			this.writes.put(informer.spec().name() + "|" + objectKey,
-					new Write(informer, objectKey, metadata.getNamespace(), metadata.getResourceVersion()));
+			Write write = new Write(informer, ResourceInformer.key(written), metadata.getNamespace(),
+					metadata.getResourceVersion());
+			this.writes.put(write.id(), write);
 		}
 	}
 
@@ -180,14 +183,17 @@ public final class HandlerCall {
 			return this.informer.hasSeenAfter(this.namespace, this.resourceVersion);
 		}
 
+		/**
+		 * The informer and key: a later write of the same object replaces an earlier one.
+		 */
+		String id() {
+			return this.informer.spec().name() + "|" + this.objectKey;
+		}
+
 		static List<Write> merge(List<Write> earlier, Collection<Write> later) {
 			Map<String, Write> merged = new LinkedHashMap<>();
-			for (Write write : earlier) {
-				merged.put(write.informer.spec().name() + "|" + write.objectKey, write);
-			}
-			for (Write write : later) {
-				merged.put(write.informer.spec().name() + "|" + write.objectKey, write);
-			}
+			earlier.forEach((write) -> merged.put(write.id(), write));
+			later.forEach((write) -> merged.put(write.id(), write));
 			return List.copyOf(merged.values());
 		}
 

@@ -18,8 +18,6 @@ package io.github.kubeop.test.controlplane;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,6 +39,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 
 import com.google.gson.JsonParser;
 import io.kubernetes.client.custom.Quantity;
@@ -84,6 +83,11 @@ public final class LocalControlPlane implements ControlPlane {
 	private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
 	/**
+	 * How often etcd and kube-apiserver are started on other ports after a bind failure.
+	 */
+	private static final int BIND_ATTEMPTS = 3;
+
+	/**
 	 * The annotation that kwok manages nodes by, as in kwok's own examples.
 	 */
 	static final String KWOK_NODE_ANNOTATION = "kwok.x-k8s.io/node";
@@ -117,17 +121,21 @@ public final class LocalControlPlane implements ControlPlane {
 
 	private final ProcessReaper reaper;
 
+	private final IntSupplier ports;
+
 	private final CertificateAuthority authority = CertificateAuthority.create("kubeop-test-ca");
 
 	private final Map<Process, Path> processes = new ConcurrentHashMap<>();
 
-	private final int etcdClientPort;
+	private final CertificateAuthority.IssuedCertificate admin;
 
-	private final int etcdPeerPort;
+	private volatile int etcdClientPort;
 
-	private final int apiServerPort;
+	private volatile int etcdPeerPort;
 
-	private final String kubeconfig;
+	private volatile int apiServerPort;
+
+	private volatile String kubeconfig;
 
 	private final Path kubeconfigFile;
 
@@ -142,8 +150,9 @@ public final class LocalControlPlane implements ControlPlane {
 	private String version;
 
 	private LocalControlPlane(ControlPlaneBinaries binaries, List<String> extraApiServerArguments,
-			Map<Component, Path> componentExecutables, Path cacheDirectory) throws IOException {
+			Map<Component, Path> componentExecutables, Path cacheDirectory, IntSupplier ports) throws IOException {
 		this.binaries = binaries;
+		this.ports = ports;
 		this.extraApiServerArguments = List.copyOf(extraApiServerArguments);
 		Map<Component, Path> executables = new EnumMap<>(Component.class);
 		executables.putAll(componentExecutables);
@@ -151,15 +160,13 @@ public final class LocalControlPlane implements ControlPlane {
 		this.workDirectory = Files.createTempDirectory("kubeop-control-plane-");
 		this.logDirectory = logDirectory(this.workDirectory);
 		this.reaper = new ProcessReaper(cacheDirectory.resolve("control-plane").resolve("run"));
-		this.etcdClientPort = freePort();
-		this.etcdPeerPort = freePort();
-		this.apiServerPort = freePort();
+		this.etcdClientPort = ports.getAsInt();
+		this.etcdPeerPort = ports.getAsInt();
+		this.apiServerPort = ports.getAsInt();
 		writeCertificates();
-		CertificateAuthority.IssuedCertificate admin = this.authority.issueClient("kubeop-admin",
-				List.of("system:masters"));
-		this.kubeconfig = Kubeconfigs.withClientCertificate(serverUrl(), this.authority.certificatePem(),
-				"kubeop-admin", admin.certificatePem(), admin.privateKeyPem());
-		this.kubeconfigFile = writePrivate("kubeconfig", this.kubeconfig);
+		this.admin = this.authority.issueClient("kubeop-admin", List.of("system:masters"));
+		this.kubeconfigFile = file("kubeconfig");
+		writeKubeconfig();
 	}
 
 	/**
@@ -206,21 +213,26 @@ public final class LocalControlPlane implements ControlPlane {
 
 	static LocalControlPlane start(ControlPlaneBinaries binaries, List<String> extraApiServerArguments,
 			Map<Component, Path> executables) {
+		return start(binaries, extraApiServerArguments, executables, LoopbackPorts::pick);
+	}
+
+	static LocalControlPlane start(ControlPlaneBinaries binaries, List<String> extraApiServerArguments,
+			Map<Component, Path> executables, IntSupplier ports) {
 		Instant start = Instant.now();
 		ControlPlaneAssets assets = ControlPlaneAssets.fromEnvironment();
 		new ProcessReaper(assets.cacheDirectory().resolve("control-plane").resolve("run")).reapOrphans();
 		LocalControlPlane controlPlane;
 		try {
 			controlPlane = new LocalControlPlane(binaries, extraApiServerArguments, executables,
-					assets.cacheDirectory());
+					assets.cacheDirectory(), ports);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not prepare a local control plane", ex);
 		}
 		Runtime.getRuntime().addShutdownHook(controlPlane.shutdownHook);
 		try {
-			controlPlane.startEtcd();
-			controlPlane.startApiServer();
+			controlPlane.startOnFreePorts("etcd", controlPlane::startEtcd, controlPlane::moveEtcd);
+			controlPlane.startOnFreePorts("kube-apiserver", controlPlane::startApiServer, controlPlane::moveApiServer);
 			controlPlane.startComponents();
 		}
 		catch (RuntimeException ex) {
@@ -367,6 +379,52 @@ public final class LocalControlPlane implements ControlPlane {
 		FileTree.deleteQuietly(this.workDirectory);
 	}
 
+	/**
+	 * Starts a process and, should it fail to bind a port that another process took after
+	 * it was picked, starts it again on other ports.
+	 */
+	private void startOnFreePorts(String name, Runnable start, Runnable move) {
+		for (int attempt = 1;; attempt++) {
+			try {
+				start.run();
+				return;
+			}
+			catch (IllegalStateException ex) {
+				if (attempt == BIND_ATTEMPTS || !LoopbackPorts.isBindFailure(String.valueOf(ex.getMessage()))) {
+					throw ex;
+				}
+				logger.info("{} could not bind a port that was free when it was picked; starting it on another", name);
+				move.run();
+			}
+		}
+	}
+
+	private void moveEtcd() {
+		stop(this.etcd);
+		// etcd binds before it creates its data directory, but a partial one must not
+		// make the next attempt join a cluster that does not exist
+		FileTree.deleteQuietly(file("etcd"));
+		this.etcdClientPort = this.ports.getAsInt();
+		this.etcdPeerPort = this.ports.getAsInt();
+	}
+
+	private void moveApiServer() {
+		stop(this.apiServer);
+		this.apiServerPort = this.ports.getAsInt();
+		try {
+			writeKubeconfig();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private void writeKubeconfig() throws IOException {
+		this.kubeconfig = Kubeconfigs.withClientCertificate(serverUrl(), this.authority.certificatePem(),
+				"kubeop-admin", this.admin.certificatePem(), this.admin.privateKeyPem());
+		writePrivate("kubeconfig", this.kubeconfig);
+	}
+
 	private void stopProcesses() {
 		// the components first, so that none of them logs the API server going away
 		this.componentProcesses.values().forEach(this::stop);
@@ -400,7 +458,7 @@ public final class LocalControlPlane implements ControlPlane {
 		return switch (component) {
 			case CONTROLLER_MANAGER -> List.of(executable,
 					"--kubeconfig=" + componentKubeconfig("kube-controller-manager", "system:kube-controller-manager"),
-					"--bind-address=127.0.0.1", "--secure-port=" + freePort(),
+					"--bind-address=127.0.0.1", "--secure-port=" + LoopbackPorts.pick(),
 					"--tls-cert-file=" + file("components.crt"), "--tls-private-key-file=" + file("components.key"),
 					"--cert-dir=" + file("kube-controller-manager-certs"), "--leader-elect=false",
 					"--use-service-account-credentials=true", "--service-account-private-key-file=" + file("sa.key"),
@@ -409,7 +467,7 @@ public final class LocalControlPlane implements ControlPlane {
 					"--flex-volume-plugin-dir=" + file("flexvolume"), "--profiling=false");
 			case SCHEDULER ->
 				List.of(executable, "--kubeconfig=" + componentKubeconfig("kube-scheduler", "system:kube-scheduler"),
-						"--bind-address=127.0.0.1", "--secure-port=" + freePort(),
+						"--bind-address=127.0.0.1", "--secure-port=" + LoopbackPorts.pick(),
 						"--tls-cert-file=" + file("components.crt"), "--tls-private-key-file=" + file("components.key"),
 						"--cert-dir=" + file("kube-scheduler-certs"), "--leader-elect=false", "--profiling=false");
 			// a configuration of its own, so that no ~/.kwok/kwok.yaml of the user's
@@ -417,7 +475,7 @@ public final class LocalControlPlane implements ControlPlane {
 			case NODES -> List.of(executable, "--kubeconfig=" + this.kubeconfigFile,
 					"--config=" + writePrivate("kwok.yaml", KWOK_CONFIGURATION), "--manage-all-nodes=false",
 					"--manage-nodes-with-annotation-selector=" + KWOK_NODE_ANNOTATION + "=fake", "--node-ip=127.0.0.1",
-					"--cidr=10.244.0.1/16", "--server-address=127.0.0.1:" + freePort(),
+					"--cidr=10.244.0.1/16", "--server-address=127.0.0.1:" + LoopbackPorts.pick(),
 					"--node-lease-duration-seconds=40");
 		};
 	}
@@ -620,13 +678,6 @@ public final class LocalControlPlane implements ControlPlane {
 		String run = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(LocalDateTime.now()) + "-"
 				+ ProcessHandle.current().pid() + "-" + runs.incrementAndGet();
 		return Files.createDirectories(target.resolve("kubeop-control-plane").resolve(run));
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			socket.setReuseAddress(true);
-			return socket.getLocalPort();
-		}
 	}
 
 	private static void sleep(Duration duration) {

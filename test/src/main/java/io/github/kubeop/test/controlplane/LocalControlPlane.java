@@ -49,6 +49,7 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1NodeStatus;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
 import org.slf4j.Logger;
@@ -81,6 +82,8 @@ public final class LocalControlPlane implements ControlPlane {
 	private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
 	private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
+	private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
 
 	/**
 	 * How often etcd and kube-apiserver are started on other ports after a bind failure.
@@ -596,9 +599,11 @@ public final class LocalControlPlane implements ControlPlane {
 
 	private String awaitReady() {
 		ApiClient client = apiClient();
+		// bounded, so that a probe that reaches something other than kube-apiserver (a
+		// process that took its port and never answers) does not hang the start
+		OkHttpClient probes = client.getHttpClient().newBuilder().callTimeout(PROBE_TIMEOUT).build();
 		awaitCondition("kube-apiserver", this.apiServer, List.of(this.binaries.kubeApiServer().toString()), () -> {
-			try (Response response = client.getHttpClient()
-				.newCall(new Request.Builder().url(serverUrl() + "/readyz").build())
+			try (Response response = probes.newCall(new Request.Builder().url(serverUrl() + "/readyz").build())
 				.execute()) {
 				return response.code() == 200;
 			}

@@ -109,6 +109,8 @@ public final class LocalControlPlane implements ControlPlane {
 
 	private final List<String> extraApiServerArguments;
 
+	private final List<String> extraEtcdArguments;
+
 	private final Map<Component, Path> componentExecutables;
 
 	private final Path workDirectory;
@@ -142,9 +144,11 @@ public final class LocalControlPlane implements ControlPlane {
 	private String version;
 
 	private LocalControlPlane(ControlPlaneBinaries binaries, List<String> extraApiServerArguments,
-			Map<Component, Path> componentExecutables, Path cacheDirectory) throws IOException {
+			List<String> extraEtcdArguments, Map<Component, Path> componentExecutables, Path cacheDirectory)
+			throws IOException {
 		this.binaries = binaries;
 		this.extraApiServerArguments = List.copyOf(extraApiServerArguments);
+		this.extraEtcdArguments = List.copyOf(extraEtcdArguments);
 		Map<Component, Path> executables = new EnumMap<>(Component.class);
 		executables.putAll(componentExecutables);
 		this.componentExecutables = Collections.unmodifiableMap(executables);
@@ -204,14 +208,33 @@ public final class LocalControlPlane implements ControlPlane {
 		return start(binaries, extraApiServerArguments, executables);
 	}
 
+	/**
+	 * Starts a control plane from the given binaries, with extra kube-apiserver and etcd
+	 * arguments (such as etcd's {@code --quota-backend-bytes} for a large number of
+	 * objects).
+	 * @param binaries the kube-apiserver and etcd executables
+	 * @param extraApiServerArguments arguments appended to kube-apiserver's command line
+	 * @param extraEtcdArguments arguments appended to etcd's command line
+	 * @return the running control plane
+	 */
+	public static LocalControlPlane start(ControlPlaneBinaries binaries, List<String> extraApiServerArguments,
+			List<String> extraEtcdArguments) {
+		return start(binaries, extraApiServerArguments, extraEtcdArguments, Map.of());
+	}
+
 	static LocalControlPlane start(ControlPlaneBinaries binaries, List<String> extraApiServerArguments,
 			Map<Component, Path> executables) {
+		return start(binaries, extraApiServerArguments, List.of(), executables);
+	}
+
+	private static LocalControlPlane start(ControlPlaneBinaries binaries, List<String> extraApiServerArguments,
+			List<String> extraEtcdArguments, Map<Component, Path> executables) {
 		Instant start = Instant.now();
 		ControlPlaneAssets assets = ControlPlaneAssets.fromEnvironment();
 		new ProcessReaper(assets.cacheDirectory().resolve("control-plane").resolve("run")).reapOrphans();
 		LocalControlPlane controlPlane;
 		try {
-			controlPlane = new LocalControlPlane(binaries, extraApiServerArguments, executables,
+			controlPlane = new LocalControlPlane(binaries, extraApiServerArguments, extraEtcdArguments, executables,
 					assets.cacheDirectory());
 		}
 		catch (IOException ex) {
@@ -339,11 +362,13 @@ public final class LocalControlPlane implements ControlPlane {
 	public synchronized void startEtcd() {
 		String clientUrl = "http://127.0.0.1:" + this.etcdClientPort;
 		String peerUrl = "http://127.0.0.1:" + this.etcdPeerPort;
-		this.etcd = launch("etcd",
+		List<String> command = new ArrayList<>(
 				List.of(this.binaries.etcd().toString(), "--name=kubeop", "--data-dir=" + file("etcd"),
 						"--listen-client-urls=" + clientUrl, "--advertise-client-urls=" + clientUrl,
 						"--listen-peer-urls=" + peerUrl, "--initial-advertise-peer-urls=" + peerUrl,
 						"--initial-cluster=kubeop=" + peerUrl, "--unsafe-no-fsync=true", "--log-level=warn"));
+		command.addAll(this.extraEtcdArguments);
+		this.etcd = launch("etcd", command);
 		awaitEtcdHealthy(clientUrl);
 	}
 

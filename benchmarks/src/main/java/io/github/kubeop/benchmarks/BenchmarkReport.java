@@ -423,6 +423,27 @@ public final class BenchmarkReport {
 				.append('\n');
 		}
 		this.out.append('\n');
+		List<String> notRun = results.environment()
+			.keySet()
+			.stream()
+			.filter((key) -> key.startsWith("not run "))
+			.toList();
+		if (!notRun.isEmpty()) {
+			this.out.append("Could not run (no figures in the tables below):\n\n");
+			for (String key : notRun) {
+				String[] what = key.substring("not run ".length()).split("\\|");
+				this.out.append("* ")
+					.append(what[2])
+					.append(", ")
+					.append(String.format(Locale.ROOT, "%,d", Long.parseLong(what[1])))
+					.append(' ')
+					.append(what[0])
+					.append(": ")
+					.append(results.environment().get(key))
+					.append('\n');
+			}
+			this.out.append('\n');
+		}
 	}
 
 	private static List<String> syncWorkloads(Results results) {

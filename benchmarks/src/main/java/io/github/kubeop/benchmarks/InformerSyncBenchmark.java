@@ -171,16 +171,26 @@ public final class InformerSyncBenchmark {
 					if (count == middle) {
 						here.addAll(HEAP_CONTENDERS);
 					}
+					Set<String> failed = new HashSet<>();
 					for (int repetition = 0; repetition < sizes.get(count); repetition++) {
 						List<String> order = new ArrayList<>(here);
 						Collections.rotate(order, -(repetition + counts.indexOf(count)));
+						order.removeAll(failed);
 						for (String contender : order) {
-							JsonObject sample = switch (contender) {
-								case Contenders.CLIENT_GO, Contenders.CLIENT_GO_STRIP ->
-									ClientGo.sync(clientGo, controlPlane.kubeconfigFile(), namespace, workload.plural,
-											contender.equals(Contenders.CLIENT_GO_STRIP), results);
-								default -> probe(controlPlane, namespace, workload.plural, contender, count, false);
-							};
+							JsonObject sample;
+							try {
+								sample = switch (contender) {
+									case Contenders.CLIENT_GO, Contenders.CLIENT_GO_STRIP ->
+										ClientGo.sync(clientGo, controlPlane.kubeconfigFile(), namespace,
+												workload.plural, contender.equals(Contenders.CLIENT_GO_STRIP), results);
+									default -> probe(controlPlane, namespace, workload.plural, contender, count, false);
+								};
+							}
+							catch (IllegalStateException ex) {
+								notRun(results, workload.title, count, contender, ex);
+								failed.add(contender);
+								continue;
+							}
 							for (String metric : METRICS) {
 								results.add(workload.title, count, contender, metric, sample.get(metric).getAsDouble());
 							}
@@ -194,7 +204,14 @@ public final class InformerSyncBenchmark {
 					}
 					if (workload == Workload.PODS && count == largest) {
 						for (String contender : PEAK_CONTENDERS) {
-							JsonObject sample = probe(controlPlane, namespace, workload.plural, contender, count, true);
+							JsonObject sample;
+							try {
+								sample = probe(controlPlane, namespace, workload.plural, contender, count, true);
+							}
+							catch (IllegalStateException ex) {
+								notRun(results, "Peak heap, " + workload.title, count, contender, ex);
+								continue;
+							}
 							for (String metric : PEAK_METRICS) {
 								results.add("Peak heap, " + workload.title, count, contender, metric,
 										sample.get(metric).getAsDouble());
@@ -221,6 +238,17 @@ public final class InformerSyncBenchmark {
 	}
 
 	/**
+	 * Records that a contender could not run at a size (out of heap, or no sync within
+	 * the probe's time limit), so that the others still run and the report says so.
+	 */
+	private static void notRun(Results results, String workload, int count, String contender, Exception ex) {
+		String reason = String.valueOf(ex.getMessage()).lines().findFirst().orElse("");
+		reason = reason.substring(0, Math.min(reason.length(), 200));
+		results.environment().put("not run " + workload + "|" + count + "|" + contender, reason);
+		System.out.printf(Locale.ROOT, "%s %,d %s could not run: %s%n", workload, count, contender, reason);
+	}
+
+	/**
 	 * Runs one sample of a Java contender in a fresh JVM started with this JVM's flags.
 	 * With {@code peak}, the child samples its retained heap while it lists, says when it
 	 * has synced, and samples again while kube-apiserver is restarted here after a write
@@ -235,6 +263,8 @@ public final class InformerSyncBenchmark {
 			.command()
 			.orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
 		command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+		// a contender that runs out of heap ends its JVM rather than never syncing
+		command.add("-XX:+ExitOnOutOfMemoryError");
 		command.addAll(List.of("-cp", System.getProperty("java.class.path"), SyncProbe.class.getName(),
 				controlPlane.kubeconfigFile().toString(), namespace, plural, contender, Integer.toString(count)));
 		if (peak) {

@@ -81,6 +81,9 @@ public final class SyncProbe {
 
 	private static final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
 
+	/** How long a contender may take to sync before it counts as unable to. */
+	private static final Duration SYNC_TIME_LIMIT = Duration.ofMinutes(20);
+
 	private SyncProbe() {
 	}
 
@@ -112,7 +115,11 @@ public final class SyncProbe {
 		RetainedHeapSampler initialList = peak ? RetainedHeapSampler.start() : null;
 		long started = System.nanoTime();
 		informer.start().run();
+		long deadline = started + SYNC_TIME_LIMIT.toNanos();
 		while (!informer.synced().getAsBoolean()) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException(contender + " did not sync within " + SYNC_TIME_LIMIT);
+			}
 			Thread.sleep(1);
 		}
 		long synced = System.nanoTime();

@@ -46,6 +46,9 @@ import com.google.gson.JsonParser;
  */
 public final class BenchmarkReport {
 
+	/** The prefix of the workloads that hold the peak heap samples of a workload. */
+	private static final String PEAK_HEAP = "Peak heap, ";
+
 	private static final Set<String> LOWER_IS_BETTER = Set.of("syncMillis", "bytesPerObject", "p50Millis", "p99Millis",
 			"millis");
 
@@ -191,8 +194,9 @@ public final class BenchmarkReport {
 					+ "managedFields on the wire. Ratios compare like with like: a contender that strips "
 					+ "managedFields with Kubeop's default (which strips them), one that keeps them with Kubeop "
 					+ "configured to keep them (`nothing stripped`). Below 1 Kubeop is faster or smaller.\n\n");
+		populated(results);
 		long largest = 0;
-		for (String workload : workloads(results)) {
+		for (String workload : syncWorkloads(results)) {
 			this.out.append(".").append(workload).append('\n');
 			this.out.append("[cols=\">1,3,2,2,2,1,2,2\"]\n|===\n")
 				.append("|Objects |Contender |Sync time (ms) |Heap per object (bytes) |RSS after sync (MiB) ")
@@ -222,6 +226,7 @@ public final class BenchmarkReport {
 			this.out.append("|===\n\n");
 		}
 		costs(results);
+		peakHeap(results);
 		targets(results, largest);
 		long objects = largest;
 		SvgChart heap = new SvgChart(
@@ -229,7 +234,7 @@ public final class BenchmarkReport {
 				"bytes, median; lower is better");
 		SvgChart time = new SvgChart("Time to sync " + String.format(Locale.ROOT, "%,d", objects) + " objects",
 				"milliseconds, median; lower is better");
-		for (String workload : workloads(results)) {
+		for (String workload : syncWorkloads(results)) {
 			for (Results.Row row : rows(results, workload)) {
 				if (row.objects() == objects) {
 					heap.bar(workload, row.contender(), Results.median(row.metric("bytesPerObject")));
@@ -252,7 +257,7 @@ public final class BenchmarkReport {
 					+ "(the n-th sample of each size): its slope is the cost per 1,000 objects, its intercept "
 					+ "the fixed cost (connecting, the first request, a cold JVM's class loading and "
 					+ "interpretation). Median over the samples, smallest to largest in brackets.\n\n");
-		for (String workload : workloads(results)) {
+		for (String workload : syncWorkloads(results)) {
 			List<Results.Row> rows = rows(results, workload);
 			if (rows.stream().map(Results.Row::objects).distinct().count() < 2) {
 				continue;
@@ -263,6 +268,10 @@ public final class BenchmarkReport {
 			rows.forEach((row) -> contenders.add(row.contender()));
 			for (String contender : contenders) {
 				List<Results.Row> sizes = rows.stream().filter((row) -> row.contender().equals(contender)).toList();
+				if (sizes.size() < 2) {
+					// measured at one size only, for its heap
+					continue;
+				}
 				int samples = sizes.stream().mapToInt((row) -> row.metric("syncMillis").size()).min().orElse(0);
 				List<Double> slopes = new ArrayList<>();
 				List<Double> intercepts = new ArrayList<>();
@@ -317,7 +326,128 @@ public final class BenchmarkReport {
 				Contenders.CLIENT_GO_STRIP, "bytesPerObject");
 		target(results, objects, "Initial sync time vs client-go on JSON (both with their defaults)", "at most 1.0",
 				Contenders.CLIENT_GO, "syncMillis");
+		long metadataOnly = results.rows()
+			.stream()
+			.filter((row) -> row.workload().equals(pods) && row.contender().equals(Contenders.KUBEOP_METADATA))
+			.mapToLong(Results.Row::objects)
+			.max()
+			.orElse(0);
+		if (metadataOnly > 0) {
+			this.out.append("|Heap per metadata-only Pod vs the full typed Pod (Kubeop's defaults on both, ")
+				.append(String.format(Locale.ROOT, "%,d", metadataOnly))
+				.append(" Pods) |at most 0.15 |")
+				.append(ratio(find(results, pods, metadataOnly, Contenders.KUBEOP_METADATA),
+						find(results, pods, metadataOnly, Contenders.KUBEOP), "bytesPerObject", null))
+				.append('\n');
+		}
+		Results.Row peak = find(results, PEAK_HEAP + pods, objects, Contenders.KUBEOP);
+		if (!peak.metric("relistPeakRatio").isEmpty()) {
+			this.out.append("|Retained heap during a relist of ")
+				.append(String.format(Locale.ROOT, "%,d", objects))
+				.append(" Pods vs the steady cache (Kubeop) |at most 1.3 |")
+				.append(summary(peak.metric("relistPeakRatio")))
+				.append('\n');
+		}
 		this.out.append("|===\n\n");
+	}
+
+	/**
+	 * Renders the retained heap sampled while the informer listed and relisted, over the
+	 * steady cache's.
+	 */
+	private void peakHeap(Results results) {
+		List<String> workloads = workloads(results).stream().filter((name) -> name.startsWith(PEAK_HEAP)).toList();
+		if (workloads.isEmpty()) {
+			return;
+		}
+		this.out.append("=== Peak heap during the initial list and a relist\n\n")
+			.append("The child JVM samples its retained heap (used after a full GC, forced by a sampling thread "
+					+ "every 50 ms after the previous GC ends) while the informer lists, and again from just "
+					+ "before kube-apiserver is restarted (after a write elsewhere, so that the informer's "
+					+ "resourceVersion is older than the new watch cache and it is told 410 Gone) until the "
+					+ "informer has relisted and watches again. Figures are heap above the baseline before the "
+					+ "informer started; the ratios are over the steady cache's. Retained, not merely used, heap: "
+					+ "what a list holds, not the garbage G1 lets pile up in a large heap.\n\n");
+		for (String workload : workloads) {
+			this.out.append(".").append(workload).append('\n');
+			this.out.append("[cols=\">1,3,2,2,2,2,2,1\"]\n|===\n")
+				.append("|Objects |Contender |Steady cache (MiB) |Peak, initial list (MiB) |Peak / steady, initial ")
+				.append("list |Peak, relist (MiB) |Peak / steady, relist |Relisted by\n\n");
+			for (Results.Row row : rows(results, workload)) {
+				this.out.append('|')
+					.append(count(row))
+					.append(" |")
+					.append(row.contender())
+					.append(" |")
+					.append(summary(row.metric("steadyMiB")))
+					.append(" |")
+					.append(summary(row.metric("initialListPeakMiB")))
+					.append(" |")
+					.append(summary(row.metric("initialListPeakRatio")))
+					.append(" |")
+					.append(summary(row.metric("relistPeakMiB")))
+					.append(" |")
+					.append(summary(row.metric("relistPeakRatio")))
+					.append(" |")
+					.append(row.metric("relistWatchList").stream().allMatch((value) -> value == 1) ? "watch-list"
+							: "list")
+					.append('\n');
+			}
+			this.out.append("|===\n\n");
+		}
+	}
+
+	/**
+	 * Renders how fast the objects were written before they were synced.
+	 */
+	private void populated(Results results) {
+		List<String> keys = results.environment()
+			.keySet()
+			.stream()
+			.filter((key) -> key.startsWith("populate "))
+			.toList();
+		if (keys.isEmpty()) {
+			return;
+		}
+		this.out.append("The objects were written at (")
+			.append(results.environment().getOrDefault("controlPlane", "kube-apiserver and etcd"))
+			.append("):\n\n");
+		for (String key : keys) {
+			String[] workload = key.split(" ");
+			this.out.append("* ")
+				.append(String.format(Locale.ROOT, "%,d", Long.parseLong(workload[2])))
+				.append(' ')
+				.append(workload[1])
+				.append(": ")
+				.append(results.environment().get(key))
+				.append('\n');
+		}
+		this.out.append('\n');
+		List<String> notRun = results.environment()
+			.keySet()
+			.stream()
+			.filter((key) -> key.startsWith("not run "))
+			.toList();
+		if (!notRun.isEmpty()) {
+			this.out.append("Could not run (no figures in the tables below):\n\n");
+			for (String key : notRun) {
+				String[] what = key.substring("not run ".length()).split("\\|");
+				this.out.append("* ")
+					.append(what[2])
+					.append(", ")
+					.append(String.format(Locale.ROOT, "%,d", Long.parseLong(what[1])))
+					.append(' ')
+					.append(what[0])
+					.append(": ")
+					.append(results.environment().get(key))
+					.append('\n');
+			}
+			this.out.append('\n');
+		}
+	}
+
+	private static List<String> syncWorkloads(Results results) {
+		return workloads(results).stream().filter((name) -> !name.startsWith(PEAK_HEAP)).toList();
 	}
 
 	private void target(Results results, long objects, String what, String goal, String contender, String metric) {
@@ -346,7 +476,8 @@ public final class BenchmarkReport {
 	 */
 	private static String counterpart(String contender) {
 		boolean strips = contender.equals(Contenders.KUBEOP) || contender.equals(Contenders.CLIENT_JAVA_STRIP)
-				|| contender.equals(Contenders.CLIENT_GO_STRIP);
+				|| contender.equals(Contenders.CLIENT_GO_STRIP) || contender.equals(Contenders.KUBEOP_LEAN_OFF)
+				|| contender.equals(Contenders.KUBEOP_METADATA) || contender.equals(Contenders.KUBEOP_DYNAMIC);
 		return strips ? Contenders.KUBEOP : Contenders.KUBEOP_KEEP_ALL;
 	}
 

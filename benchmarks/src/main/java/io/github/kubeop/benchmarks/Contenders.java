@@ -27,6 +27,12 @@ final class Contenders {
 
 	static final String KUBEOP_KEEP_ALL = "Kubeop, nothing stripped";
 
+	static final String KUBEOP_LEAN_OFF = "Kubeop, lean cache off";
+
+	static final String KUBEOP_METADATA = "Kubeop, metadata-only";
+
+	static final String KUBEOP_DYNAMIC = "Kubeop, DynamicKubernetesObject";
+
 	static final String CLIENT_JAVA_STRIP = "client-java, setTransform strips managedFields";
 
 	static final String CLIENT_GO_STRIP = "client-go, WithTransform strips managedFields";

@@ -46,8 +46,12 @@ final class Payloads {
 	}
 
 	/**
-	 * A Pod as a Deployment's ReplicaSet creates it: owner reference, two containers with
-	 * ports, environment, resources, probes and a mounted volume.
+	 * A Pod as a Deployment's ReplicaSet creates it and the scheduler binds it: the
+	 * labels and annotations a Deployment gives, an owner reference, an init container,
+	 * an application container and a sidecar with ports, a dozen environment variables
+	 * (some from fields, a Secret and a ConfigMap), resources, probes and mounts;
+	 * ConfigMap, Secret and emptyDir volumes (the API server's service account admission
+	 * adds the projected token volume), tolerations, affinity and a node.
 	 * @param namespace the namespace
 	 * @param index the object's number
 	 * @return the JSON
@@ -56,24 +60,58 @@ final class Payloads {
 		return """
 				{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-5d7f9c8b6d-%05d","namespace":"%s",\
 				"generateName":"web-5d7f9c8b6d-","labels":{"app.kubernetes.io/name":"web",\
-				"app.kubernetes.io/part-of":"shop","pod-template-hash":"5d7f9c8b6d"},\
-				"annotations":{"example.com/revision":"42","prometheus.io/scrape":"true","prometheus.io/port":"9090"},\
+				"app.kubernetes.io/instance":"web-prod","app.kubernetes.io/version":"1.4.2",\
+				"app.kubernetes.io/component":"frontend","app.kubernetes.io/part-of":"shop",\
+				"pod-template-hash":"5d7f9c8b6d"},\
+				"annotations":{"example.com/revision":"42","prometheus.io/scrape":"true","prometheus.io/port":"9090",\
+				"prometheus.io/path":"/metrics","kubectl.kubernetes.io/restartedAt":"2026-01-01T00:00:00Z"},\
 				"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-5d7f9c8b6d",\
 				"uid":"6f1c2a9e-3b4d-4c5e-8f70-1a2b3c4d5e6f","controller":true,"blockOwnerDeletion":true}]},\
-				"spec":{"containers":[{"name":"web","image":"registry.example.com/shop/web:1.4.2",\
+				"spec":{"nodeName":"%s","serviceAccountName":"default","priorityClassName":"",\
+				"securityContext":{"runAsNonRoot":true,"runAsUser":10001,"fsGroup":10001},\
+				"initContainers":[{"name":"migrate","image":"registry.example.com/shop/web-migrate:1.4.2",\
+				"command":["/bin/migrate","--wait-for-db"],"env":[{"name":"DATABASE_URL","valueFrom":{"secretKeyRef":\
+				{"name":"web-db","key":"url"}}},{"name":"MIGRATION_TIMEOUT","value":"300s"}],\
+				"resources":{"requests":{"cpu":"50m","memory":"64Mi"},"limits":{"cpu":"500m","memory":"128Mi"}}}],\
+				"containers":[{"name":"web","image":"registry.example.com/shop/web:1.4.2",\
 				"args":["--port=8080","--metrics-port=9090"],\
 				"ports":[{"name":"http","containerPort":8080,"protocol":"TCP"},{"name":"metrics","containerPort":9090}],\
-				"env":[{"name":"LOG_LEVEL","value":"info"},{"name":"POD_NAME","valueFrom":{"fieldRef":\
-				{"fieldPath":"metadata.name"}}},{"name":"DATABASE_URL","valueFrom":{"secretKeyRef":\
-				{"name":"web-db","key":"url"}}}],"resources":{"requests":{"cpu":"100m","memory":"128Mi"},\
-				"limits":{"memory":"256Mi"}},"readinessProbe":{"httpGet":{"path":"/ready","port":8080},\
-				"periodSeconds":10},"livenessProbe":{"httpGet":{"path":"/healthz","port":8080},\
-				"initialDelaySeconds":15},"volumeMounts":[{"name":"config","mountPath":"/etc/web",\
-				"readOnly":true}]},{"name":"log-shipper","image":"registry.example.com/infra/shipper:2.0.1",\
-				"resources":{"requests":{"cpu":"10m","memory":"32Mi"}},"volumeMounts":[{"name":"logs",\
-				"mountPath":"/var/log/web"}]}],"volumes":[{"name":"config","configMap":{"name":"web-config"}},\
-				{"name":"logs","emptyDir":{}}],"terminationGracePeriodSeconds":30}}"""
-			.formatted(index, namespace);
+				"env":[{"name":"LOG_LEVEL","value":"info"},{"name":"LOG_FORMAT","value":"json"},\
+				{"name":"HTTP_PORT","value":"8080"},{"name":"METRICS_PORT","value":"9090"},\
+				{"name":"CACHE_TTL","value":"30s"},{"name":"FEATURE_FLAGS","value":"checkout-v2,search-v3"},\
+				{"name":"OTEL_EXPORTER_OTLP_ENDPOINT","value":"http://otel-collector.observability:4317"},\
+				{"name":"POD_NAME","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.name"}}},\
+				{"name":"POD_IP","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"status.podIP"}}},\
+				{"name":"NODE_NAME","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"spec.nodeName"}}},\
+				{"name":"DATABASE_URL","valueFrom":{"secretKeyRef":{"name":"web-db","key":"url"}}},\
+				{"name":"SEARCH_URL","valueFrom":{"configMapKeyRef":{"name":"web-config","key":"search-url"}}},\
+				{"name":"MEMORY_LIMIT","valueFrom":{"resourceFieldRef":{"resource":"limits.memory","divisor":"1Mi"}}}],\
+				"resources":{"requests":{"cpu":"250m","memory":"256Mi"},"limits":{"cpu":"1","memory":"512Mi"}},\
+				"readinessProbe":{"httpGet":{"path":"/ready","port":8080},"periodSeconds":10},\
+				"livenessProbe":{"httpGet":{"path":"/healthz","port":8080},"initialDelaySeconds":15},\
+				"startupProbe":{"httpGet":{"path":"/healthz","port":8080},"failureThreshold":30,"periodSeconds":2},\
+				"securityContext":{"allowPrivilegeEscalation":false,"readOnlyRootFilesystem":true,\
+				"capabilities":{"drop":["ALL"]}},\
+				"volumeMounts":[{"name":"config","mountPath":"/etc/web","readOnly":true},\
+				{"name":"tls","mountPath":"/etc/web/tls","readOnly":true},{"name":"tmp","mountPath":"/tmp"}]},\
+				{"name":"log-shipper","image":"registry.example.com/infra/shipper:2.0.1",\
+				"env":[{"name":"SHIPPER_TARGET","value":"logs.example.com:443"},\
+				{"name":"POD_NAMESPACE","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.namespace"}}}],\
+				"resources":{"requests":{"cpu":"10m","memory":"32Mi"},"limits":{"memory":"64Mi"}},\
+				"volumeMounts":[{"name":"tmp","mountPath":"/var/log/web","readOnly":true}]}],\
+				"volumes":[{"name":"config","configMap":{"name":"web-config","defaultMode":420}},\
+				{"name":"tls","secret":{"secretName":"web-tls","defaultMode":256}},{"name":"tmp","emptyDir":{}}],\
+				"tolerations":[{"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute",\
+				"tolerationSeconds":300},{"key":"node.kubernetes.io/unreachable","operator":"Exists",\
+				"effect":"NoExecute","tolerationSeconds":300}],\
+				"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":\
+				[{"matchExpressions":[{"key":"topology.kubernetes.io/zone","operator":"In",\
+				"values":["eu-west-1a","eu-west-1b","eu-west-1c"]}]}]}},\
+				"podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":100,\
+				"podAffinityTerm":{"topologyKey":"kubernetes.io/hostname","labelSelector":{"matchLabels":\
+				{"app.kubernetes.io/name":"web"}}}}]}},\
+				"terminationGracePeriodSeconds":30}}"""
+			.formatted(index, namespace, nodeName(index));
 	}
 
 	/**
@@ -87,17 +125,37 @@ final class Payloads {
 
 	/**
 	 * The status of a running {@link #pod(String, int) Pod} as the kubelet reports it:
-	 * conditions, both containers running, host and Pod IPs.
+	 * conditions, the init container completed, both containers running, host and Pod
+	 * IPs.
 	 * @param index the Pod's number
 	 * @return the JSON of the status
 	 */
 	static String podStatus(int index) {
 		String started = "2026-01-01T00:00:00Z";
 		return """
-				{"phase":"Running","qosClass":"Burstable","hostIP":"10.0.0.%d","hostIPs":[{"ip":"10.0.0.%d"}],				"podIP":"10.1.%d.%d","podIPs":[{"ip":"10.1.%d.%d"}],"startTime":"%s",				"conditions":[{"type":"PodReadyToStartContainers","status":"True","lastTransitionTime":"%s"},				{"type":"Initialized","status":"True","lastTransitionTime":"%s"},				{"type":"Ready","status":"True","lastTransitionTime":"%s"},				{"type":"ContainersReady","status":"True","lastTransitionTime":"%s"},				{"type":"PodScheduled","status":"True","lastTransitionTime":"%s"}],				"containerStatuses":[{"name":"web","ready":true,"started":true,"restartCount":0,				"image":"registry.example.com/shop/web:1.4.2",				"imageID":"registry.example.com/shop/web@sha256:4a5e2f0c1d9b8a7e6f5d4c3b2a1908f7e6d5c4b3a2918f7e6d5c4b3a2918f7e6",				"containerID":"containerd://%064x","state":{"running":{"startedAt":"%s"}}},				{"name":"log-shipper","ready":true,"started":true,"restartCount":0,				"image":"registry.example.com/infra/shipper:2.0.1",				"imageID":"registry.example.com/infra/shipper@sha256:9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0",				"containerID":"containerd://%064x","state":{"running":{"startedAt":"%s"}}}]}"""
+				{"phase":"Running","qosClass":"Burstable","hostIP":"10.0.0.%d","hostIPs":[{"ip":"10.0.0.%d"}],\
+				"podIP":"10.1.%d.%d","podIPs":[{"ip":"10.1.%d.%d"}],"startTime":"%s",\
+				"conditions":[{"type":"PodReadyToStartContainers","status":"True","lastTransitionTime":"%s"},\
+				{"type":"Initialized","status":"True","lastTransitionTime":"%s"},\
+				{"type":"Ready","status":"True","lastTransitionTime":"%s"},\
+				{"type":"ContainersReady","status":"True","lastTransitionTime":"%s"},\
+				{"type":"PodScheduled","status":"True","lastTransitionTime":"%s"}],\
+				"initContainerStatuses":[{"name":"migrate","ready":true,"started":false,"restartCount":0,\
+				"image":"registry.example.com/shop/web-migrate:1.4.2",\
+				"imageID":"registry.example.com/shop/web-migrate@sha256:1b2c3d4e5f60718293a4b5c6d7e8f90112233445566778899aabbccddeeff001",\
+				"containerID":"containerd://%064x","state":{"terminated":{"exitCode":0,"reason":"Completed",\
+				"startedAt":"%s","finishedAt":"%s","containerID":"containerd://%064x"}}}],\
+				"containerStatuses":[{"name":"web","ready":true,"started":true,"restartCount":0,\
+				"image":"registry.example.com/shop/web:1.4.2",\
+				"imageID":"registry.example.com/shop/web@sha256:4a5e2f0c1d9b8a7e6f5d4c3b2a1908f7e6d5c4b3a2918f7e6d5c4b3a2918f7e6",\
+				"containerID":"containerd://%064x","state":{"running":{"startedAt":"%s"}}},\
+				{"name":"log-shipper","ready":true,"started":true,"restartCount":0,\
+				"image":"registry.example.com/infra/shipper:2.0.1",\
+				"imageID":"registry.example.com/infra/shipper@sha256:9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0",\
+				"containerID":"containerd://%064x","state":{"running":{"startedAt":"%s"}}}]}"""
 			.formatted(index % 20, index % 20, (index / 250) % 256, index % 250, (index / 250) % 256, index % 250,
-					started, started, started, started, started, started, 2L * index + 1, started, 2L * index + 2,
-					started);
+					started, started, started, started, started, started, 3L * index, started, started, 3L * index,
+					3L * index + 1, started, 3L * index + 2, started);
 	}
 
 	/**

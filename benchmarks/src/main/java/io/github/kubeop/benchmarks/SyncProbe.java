@@ -16,24 +16,33 @@
 
 package io.github.kubeop.benchmarks;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.StringReader;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import com.google.gson.Gson;
+import com.google.gson.JsonObject;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
+import io.github.kubeop.informer.PartialObjectMetadata;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.StandardTransform;
 import io.kubernetes.client.common.KubernetesListObject;
@@ -50,6 +59,10 @@ import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import okhttp3.HttpUrl;
+import okhttp3.Interceptor;
+import okhttp3.Response;
 
 /**
  * One initial sync by one Java contender, run by {@link InformerSyncBenchmark} in a fresh
@@ -68,6 +81,9 @@ public final class SyncProbe {
 
 	private static final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
 
+	/** How long a contender may take to sync before it counts as unable to. */
+	private static final Duration SYNC_TIME_LIMIT = Duration.ofMinutes(20);
+
 	private SyncProbe() {
 	}
 
@@ -77,22 +93,37 @@ public final class SyncProbe {
 		boolean pods = args[2].equals("pods");
 		String contender = args[3];
 		int count = Integer.parseInt(args[4]);
+		boolean peak = args.length > 5 && args[5].equals("peak");
+		RequestLog requests = new RequestLog(args[2]);
 		Contender informer = switch (contender) {
-			case Contenders.KUBEOP ->
-				kubeop(client(kubeconfig), namespace, pods, Set.of(StandardTransform.STRIP_MANAGED_FIELDS));
-			case Contenders.KUBEOP_KEEP_ALL -> kubeop(client(kubeconfig), namespace, pods, Set.of());
-			case Contenders.CLIENT_JAVA -> official(client(kubeconfig), namespace, pods, false);
-			case Contenders.CLIENT_JAVA_STRIP -> official(client(kubeconfig), namespace, pods, true);
+			case Contenders.KUBEOP -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
+					EnumSet.of(StandardTransform.STRIP_MANAGED_FIELDS, StandardTransform.DEDUPLICATE_STRINGS));
+			case Contenders.KUBEOP_LEAN_OFF -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
+					EnumSet.of(StandardTransform.STRIP_MANAGED_FIELDS));
+			case Contenders.KUBEOP_KEEP_ALL -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
+					EnumSet.of(StandardTransform.DEDUPLICATE_STRINGS));
+			case Contenders.KUBEOP_METADATA -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.METADATA,
+					EnumSet.of(StandardTransform.STRIP_MANAGED_FIELDS, StandardTransform.DEDUPLICATE_STRINGS));
+			case Contenders.KUBEOP_DYNAMIC -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.DYNAMIC,
+					EnumSet.of(StandardTransform.STRIP_MANAGED_FIELDS, StandardTransform.DEDUPLICATE_STRINGS));
+			case Contenders.CLIENT_JAVA -> official(client(kubeconfig, requests), namespace, pods, false);
+			case Contenders.CLIENT_JAVA_STRIP -> official(client(kubeconfig, requests), namespace, pods, true);
 			case Contenders.FABRIC8 -> fabric8(kubeconfig, namespace, pods);
 			default -> throw new IllegalArgumentException("Unknown contender " + contender);
 		};
 		long heapBefore = usedAfterGc();
+		RetainedHeapSampler initialList = peak ? RetainedHeapSampler.start() : null;
 		long started = System.nanoTime();
 		informer.start().run();
+		long deadline = started + SYNC_TIME_LIMIT.toNanos();
 		while (!informer.synced().getAsBoolean()) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException(contender + " did not sync within " + SYNC_TIME_LIMIT);
+			}
 			Thread.sleep(1);
 		}
 		long synced = System.nanoTime();
+		long initialPeak = (initialList != null) ? initialList.stop() : 0;
 		long heapAfter = usedAfterGc();
 		long rss = residentSetBytes();
 		Collection<?> cached = informer.cache().get();
@@ -105,34 +136,82 @@ public final class SyncProbe {
 		result.put("bytesPerObject", Math.max(0, heapAfter - heapBefore) / count);
 		result.put("rssMiB", rss / (1024.0 * 1024.0));
 		result.put("cachedWithManagedFields", withManagedFields);
+		if (peak) {
+			result.put("initialListSamples", initialList.samples());
+			result.putAll(relist(informer, requests, heapBefore, heapAfter, initialPeak, count));
+		}
 		System.out.println(new Gson().toJson(result));
 		System.out.flush();
 		// informer threads are not daemons in every client
 		System.exit(0);
 	}
 
-	private static ApiClient client(String kubeconfig) throws IOException {
+	/**
+	 * Tells the parent that the informer synced, waits for its go, then samples the
+	 * retained heap from before the parent forces a relist (it restarts kube-apiserver
+	 * after a write elsewhere, so that the informer's resourceVersion is older than the
+	 * new watch cache) until the informer has relisted and watches again.
+	 */
+	private static Map<String, Object> relist(Contender informer, RequestLog requests, long heapBefore, long heapAfter,
+			long initialPeak, int count) throws Exception {
+		System.out.println("synced");
+		System.out.flush();
+		BufferedReader parent = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+		if (!"relist".equals(parent.readLine())) {
+			throw new IllegalStateException("The parent did not ask for a relist");
+		}
+		int listsBefore = requests.lists();
+		RetainedHeapSampler relist = RetainedHeapSampler.start();
+		System.out.println("sampling");
+		System.out.flush();
+		long deadline = System.nanoTime() + Duration.ofMinutes(15).toNanos();
+		while (!(requests.lists() > listsBefore && requests.watchesAfterLastList() > 0
+				&& informer.synced().getAsBoolean() && informer.cache().get().size() == count)) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("No relist within 15 minutes after kube-apiserver restarted");
+			}
+			Thread.sleep(10);
+		}
+		long relistPeak = relist.stop();
+		long steady = heapAfter - heapBefore;
+		Map<String, Object> figures = new LinkedHashMap<>();
+		figures.put("steadyMiB", steady / (1024.0 * 1024.0));
+		figures.put("initialListPeakMiB", (initialPeak - heapBefore) / (1024.0 * 1024.0));
+		figures.put("relistPeakMiB", (relistPeak - heapBefore) / (1024.0 * 1024.0));
+		figures.put("initialListPeakRatio", (initialPeak - heapBefore) / (double) steady);
+		figures.put("relistPeakRatio", (relistPeak - heapBefore) / (double) steady);
+		figures.put("relistSamples", (double) relist.samples());
+		figures.put("relistWatchList", requests.lastListWasWatchList() ? 1.0 : 0.0);
+		return figures;
+	}
+
+	private static ApiClient client(String kubeconfig, RequestLog requests) throws IOException {
 		ApiClient client = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(new StringReader(kubeconfig))).build();
+		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(requests).build());
 		client.setReadTimeout(0);
 		return client;
 	}
 
-	private static Contender kubeop(ApiClient client, String namespace, boolean pods,
+	private static Contender kubeop(ApiClient client, String namespace, boolean pods, Pod representation,
 			Set<StandardTransform> transforms) {
 		InformerRegistry registry = new InformerRegistry(client);
 		// discovery happens here, when the informer is registered: before the timed
 		// region
-		ResourceInformer<? extends KubernetesObject> informer = pods
-				? registry.informer(spec(namespace, "Pod", V1Pod.class, transforms))
-				: registry.informer(spec(namespace, "ConfigMap", V1ConfigMap.class, transforms));
+		Class<? extends KubernetesObject> type = switch (representation) {
+			case TYPED -> pods ? V1Pod.class : V1ConfigMap.class;
+			case METADATA -> PartialObjectMetadata.class;
+			case DYNAMIC -> DynamicKubernetesObject.class;
+		};
+		ResourceInformer<? extends KubernetesObject> informer = registry
+			.informer(spec(namespace, pods ? "Pod" : "ConfigMap", type, transforms));
 		informer.addEventHandler(new NoOp<>());
 		return new Contender(registry::start, informer::hasSynced, () -> informer.indexer().list());
 	}
 
 	private static <T extends KubernetesObject> InformerSpec<T> spec(String namespace, String kind, Class<T> type,
 			Set<StandardTransform> transforms) {
-		return new InformerSpec<>("objects", "v1", kind, type, List.of(namespace), null, null, java.time.Duration.ZERO,
-				false, Map.of(), InformerSpec.DEFAULT_PAGE_SIZE, InformerSpec.DEFAULT_WATCH_TIMEOUT,
+		return new InformerSpec<>("objects", "v1", kind, type, List.of(namespace), null, null, Duration.ZERO, false,
+				Map.of(), InformerSpec.DEFAULT_PAGE_SIZE, InformerSpec.DEFAULT_WATCH_TIMEOUT,
 				InformerSpec.DEFAULT_STALL_TIMEOUT, InformerSpec.DEFAULT_PING_INTERVAL, transforms, List.of());
 	}
 
@@ -195,6 +274,10 @@ public final class SyncProbe {
 	}
 
 	private static boolean hasManagedFields(Object object) {
+		if (object instanceof DynamicKubernetesObject dynamic) {
+			JsonObject metadata = dynamic.getRaw().getAsJsonObject("metadata");
+			return metadata != null && metadata.has("managedFields");
+		}
 		if (object instanceof KubernetesObject kubernetes) {
 			V1ObjectMeta metadata = kubernetes.getMetadata();
 			return metadata != null && metadata.getManagedFields() != null && !metadata.getManagedFields().isEmpty();
@@ -230,6 +313,130 @@ public final class SyncProbe {
 			// not Linux
 		}
 		return 0;
+	}
+
+	/**
+	 * Samples the retained heap (used after a full GC) over and over on its own thread
+	 * until stopped, and keeps the largest. Used after a full GC, rather than used at any
+	 * moment or after young collections, counts only what is reachable: whether a list
+	 * holds a second copy of the cache, not how much garbage G1 lets pile up in a large
+	 * heap before it collects.
+	 */
+	private static final class RetainedHeapSampler implements Runnable {
+
+		private final AtomicBoolean running = new AtomicBoolean(true);
+
+		private final AtomicLong peak = new AtomicLong();
+
+		private final AtomicInteger samples = new AtomicInteger();
+
+		private final Thread thread = new Thread(this, "retained-heap-sampler");
+
+		static RetainedHeapSampler start() {
+			RetainedHeapSampler sampler = new RetainedHeapSampler();
+			sampler.thread.setDaemon(true);
+			sampler.thread.start();
+			return sampler;
+		}
+
+		@Override
+		public void run() {
+			while (this.running.get()) {
+				System.gc();
+				this.peak.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
+				this.samples.incrementAndGet();
+				try {
+					// leaves the informer some time between the stops
+					Thread.sleep(50);
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+			}
+		}
+
+		/**
+		 * Stops sampling, after one last sample.
+		 * @return the largest retained heap sampled, bytes
+		 */
+		long stop() throws InterruptedException {
+			this.running.set(false);
+			this.thread.join();
+			System.gc();
+			return this.peak.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
+		}
+
+		int samples() {
+			return this.samples.get();
+		}
+
+	}
+
+	/**
+	 * Counts the lists (paged lists and watch-lists) and the plain watches of the
+	 * informer's resource, so that the end of a relist is known for every client alike:
+	 * an informer opens its watch only once it has replaced its cache with the new list.
+	 */
+	private static final class RequestLog implements Interceptor {
+
+		private final String plural;
+
+		private final AtomicInteger lists = new AtomicInteger();
+
+		private final AtomicInteger watchesAfterLastList = new AtomicInteger();
+
+		private volatile boolean lastListWasWatchList;
+
+		RequestLog(String plural) {
+			this.plural = plural;
+		}
+
+		@Override
+		public Response intercept(Chain chain) throws IOException {
+			HttpUrl url = chain.request().url();
+			if (url.encodedPath().endsWith("/" + this.plural)) {
+				boolean watch = "true".equals(url.queryParameter("watch"));
+				boolean watchList = watch && "true".equals(url.queryParameter("sendInitialEvents"));
+				if (!watch || watchList) {
+					// a paged list's later pages carry a continue token
+					if (url.queryParameter("continue") == null) {
+						this.lastListWasWatchList = watchList;
+						this.watchesAfterLastList.set(0);
+						this.lists.incrementAndGet();
+						if (watchList) {
+							// a watch-list goes on as the watch
+							this.watchesAfterLastList.incrementAndGet();
+						}
+					}
+				}
+				else {
+					this.watchesAfterLastList.incrementAndGet();
+				}
+			}
+			return chain.proceed(chain.request());
+		}
+
+		int lists() {
+			return this.lists.get();
+		}
+
+		int watchesAfterLastList() {
+			return this.watchesAfterLastList.get();
+		}
+
+		boolean lastListWasWatchList() {
+			return this.lastListWasWatchList;
+		}
+
+	}
+
+	/**
+	 * How Kubeop's informer represents the objects.
+	 */
+	private enum Pod {
+
+		TYPED, METADATA, DYNAMIC
+
 	}
 
 	/**

@@ -116,6 +116,8 @@ public final class LocalControlPlane implements ControlPlane {
 
 	private final List<String> extraApiServerArguments;
 
+	private final List<String> extraEtcdArguments;
+
 	private final Map<Component, Path> componentExecutables;
 
 	private final Path workDirectory;
@@ -153,10 +155,12 @@ public final class LocalControlPlane implements ControlPlane {
 	private String version;
 
 	private LocalControlPlane(ControlPlaneBinaries binaries, List<String> extraApiServerArguments,
-			Map<Component, Path> componentExecutables, Path cacheDirectory, IntSupplier ports) throws IOException {
+			List<String> extraEtcdArguments, Map<Component, Path> componentExecutables, Path cacheDirectory,
+			IntSupplier ports) throws IOException {
 		this.binaries = binaries;
 		this.ports = ports;
 		this.extraApiServerArguments = List.copyOf(extraApiServerArguments);
+		this.extraEtcdArguments = List.copyOf(extraEtcdArguments);
 		Map<Component, Path> executables = new EnumMap<>(Component.class);
 		executables.putAll(componentExecutables);
 		this.componentExecutables = Collections.unmodifiableMap(executables);
@@ -214,19 +218,33 @@ public final class LocalControlPlane implements ControlPlane {
 		return start(binaries, extraApiServerArguments, executables);
 	}
 
-	static LocalControlPlane start(ControlPlaneBinaries binaries, List<String> extraApiServerArguments,
-			Map<Component, Path> executables) {
-		return start(binaries, extraApiServerArguments, executables, LoopbackPorts::pick);
+	/**
+	 * Starts a control plane from the given binaries, with extra kube-apiserver and etcd
+	 * arguments (such as etcd's {@code --quota-backend-bytes} for a large number of
+	 * objects).
+	 * @param binaries the kube-apiserver and etcd executables
+	 * @param extraApiServerArguments arguments appended to kube-apiserver's command line
+	 * @param extraEtcdArguments arguments appended to etcd's command line
+	 * @return the running control plane
+	 */
+	public static LocalControlPlane start(ControlPlaneBinaries binaries, List<String> extraApiServerArguments,
+			List<String> extraEtcdArguments) {
+		return start(binaries, extraApiServerArguments, extraEtcdArguments, Map.of(), LoopbackPorts::pick);
 	}
 
 	static LocalControlPlane start(ControlPlaneBinaries binaries, List<String> extraApiServerArguments,
-			Map<Component, Path> executables, IntSupplier ports) {
+			Map<Component, Path> executables) {
+		return start(binaries, extraApiServerArguments, List.of(), executables, LoopbackPorts::pick);
+	}
+
+	static LocalControlPlane start(ControlPlaneBinaries binaries, List<String> extraApiServerArguments,
+			List<String> extraEtcdArguments, Map<Component, Path> executables, IntSupplier ports) {
 		Instant start = Instant.now();
 		ControlPlaneAssets assets = ControlPlaneAssets.fromEnvironment();
 		new ProcessReaper(assets.cacheDirectory().resolve("control-plane").resolve("run")).reapOrphans();
 		LocalControlPlane controlPlane;
 		try {
-			controlPlane = new LocalControlPlane(binaries, extraApiServerArguments, executables,
+			controlPlane = new LocalControlPlane(binaries, extraApiServerArguments, extraEtcdArguments, executables,
 					assets.cacheDirectory(), ports);
 		}
 		catch (IOException ex) {
@@ -354,11 +372,13 @@ public final class LocalControlPlane implements ControlPlane {
 	public synchronized void startEtcd() {
 		String clientUrl = "http://127.0.0.1:" + this.etcdClientPort;
 		String peerUrl = "http://127.0.0.1:" + this.etcdPeerPort;
-		this.etcd = launch("etcd",
+		List<String> command = new ArrayList<>(
 				List.of(this.binaries.etcd().toString(), "--name=kubeop", "--data-dir=" + file("etcd"),
 						"--listen-client-urls=" + clientUrl, "--advertise-client-urls=" + clientUrl,
 						"--listen-peer-urls=" + peerUrl, "--initial-advertise-peer-urls=" + peerUrl,
 						"--initial-cluster=kubeop=" + peerUrl, "--unsafe-no-fsync=true", "--log-level=warn"));
+		command.addAll(this.extraEtcdArguments);
+		this.etcd = launch("etcd", command);
 		awaitEtcdHealthy(clientUrl);
 	}
 

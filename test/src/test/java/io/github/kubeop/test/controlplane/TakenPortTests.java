@@ -48,7 +48,7 @@ class TakenPortTests {
 			Deque<Integer> picks = new ArrayDeque<>(
 					List.of(taken.getLocalPort(), LoopbackPorts.pick(), taken.getLocalPort()));
 			ControlPlaneBinaries binaries = ControlPlaneAssets.fromEnvironment().resolve();
-			try (LocalControlPlane controlPlane = LocalControlPlane.start(binaries, List.of(), Map.of(),
+			try (LocalControlPlane controlPlane = LocalControlPlane.start(binaries, List.of(), List.of(), Map.of(),
 					() -> picks.isEmpty() ? LoopbackPorts.pick() : picks.poll())) {
 				assertThat(picks).isEmpty();
 				assertThat(URI.create(controlPlane.serverUrl()).getPort()).isNotEqualTo(taken.getLocalPort());

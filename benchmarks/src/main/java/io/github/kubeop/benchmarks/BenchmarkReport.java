@@ -448,7 +448,10 @@ public final class BenchmarkReport {
 	private void queue(Results results) throws IOException {
 		this.out.append("== Work queue\n\n")
 			.append("JMH throughput of add, get and done with de-duplication (ops/µs, higher is better); the "
-					+ "samples are JMH's measurement iterations.\n\n");
+					+ "samples are JMH's measurement iterations of every fork. JMH settings: ")
+			.append(results.environment().getOrDefault("jmhSettings", "not recorded"))
+			.append(". One thread, then as many threads as the machine has cores (JMH's `@Threads(MAX)`): "
+					+ "more threads than cores would measure the scheduler, not the queue.\n\n");
 		this.out.append("[cols=\">1,2,2,2\"]\n|===\n|Threads |Contender |ops/µs |Kubeop / contender\n\n");
 		SvgChart chart = new SvgChart("Work queue throughput", "operations per microsecond; higher is better");
 		List<Results.Row> rows = new ArrayList<>(results.rows());
@@ -496,6 +499,13 @@ public final class BenchmarkReport {
 							.orElse("default"));
 			results.environment().put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
 			results.environment().put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+			results.environment()
+				.put("jmhSettings", String.format(Locale.ROOT,
+						"JMH %s, mode %s, %d forks, %d warm-up iterations of %s, %d measurement iterations of %s",
+						benchmark.get("jmhVersion").getAsString(), benchmark.get("mode").getAsString(),
+						benchmark.get("forks").getAsInt(), benchmark.get("warmupIterations").getAsInt(),
+						benchmark.get("warmupTime").getAsString(), benchmark.get("measurementIterations").getAsInt(),
+						benchmark.get("measurementTime").getAsString()));
 			for (JsonElement fork : benchmark.getAsJsonObject("primaryMetric").getAsJsonArray("rawData")) {
 				for (JsonElement iteration : fork.getAsJsonArray()) {
 					results.add(method.substring(method.lastIndexOf('.') + 1), threads, contender, "opsPerMicrosecond",

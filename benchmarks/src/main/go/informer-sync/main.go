@@ -1,5 +1,5 @@
 // Command informer-sync measures a client-go informer the way Kubeop's Java harnesses
-// measure the Java informers. It has two modes.
+// measure the Java informers. It has three modes (-mode many is in many.go).
 //
 // -mode sync: time from starting the informer (client and informer built before) until
 // its HasSynced is true, polled every millisecond as the Java harness polls the Java
@@ -56,6 +56,10 @@ func main() {
 	}
 	if *mode == "events" {
 		events(client, *namespace)
+		return
+	}
+	if *mode == "many" {
+		many(client)
 		return
 	}
 	options := []informers.SharedInformerOption{informers.WithNamespace(*namespace)}

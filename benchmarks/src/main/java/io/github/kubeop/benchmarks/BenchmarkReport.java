@@ -50,7 +50,7 @@ public final class BenchmarkReport {
 	private static final String PEAK_HEAP = "Peak heap, ";
 
 	private static final Set<String> LOWER_IS_BETTER = Set.of("syncMillis", "bytesPerObject", "p50Millis", "p99Millis",
-			"millis");
+			"millis", "cpuMicrosPerEvent", "heapMiB", "rssMiB", "osThreads");
 
 	private final Path results;
 
@@ -82,6 +82,12 @@ public final class BenchmarkReport {
 				all.add(Results.read(file));
 			}
 		}
+		for (String scenario : List.of("many", "startup")) {
+			Path file = this.results.resolve(scenario + ".json");
+			if (Files.exists(file)) {
+				all.add(Results.read(file));
+			}
+		}
 		Path jmh = this.results.resolve("queue-jmh.json");
 		if (Files.exists(jmh)) {
 			all.add(queue(JsonParser.parseString(Files.readString(jmh)).getAsJsonArray()));
@@ -92,6 +98,8 @@ public final class BenchmarkReport {
 				case "sync" -> sync(results);
 				case "events" -> events(results);
 				case "handler" -> handler(results);
+				case "many" -> many(results);
+				case "startup" -> startup(results);
 				default -> queue(results);
 			}
 		}
@@ -557,29 +565,142 @@ public final class BenchmarkReport {
 		chart("benchmark-replay.svg", replay);
 	}
 
-	private void handler(Results results) {
-		this.out.append("== The cost of the handler path\n\n");
+	private void handler(Results results) throws IOException {
+		this.out.append("== The cost of the handler path\n\n")
+			.append("CPU time of the whole process (every thread: the watch, the handler workers, GC, JIT) per "
+					+ "event the informer received, in one-second windows after a warm-up, the events streamed "
+					+ "by the replay server as fast as the informer reads them; each sample a fresh JVM. The "
+					+ "median and range are over every window of every sample. The difference to the informer "
+					+ "alone is what a handler adds per event (difference of the medians). The Kubeop handler "
+					+ "calls its method less often than events arrive: its queue de-duplicates a key that is "
+					+ "already waiting (the column *Handler calls per event*).\n\n");
+		SvgChart chart = new SvgChart("CPU time per event", "microseconds of process CPU, median; lower is better");
 		for (String workload : workloads(results)) {
 			this.out.append(".").append(workload).append('\n');
-			this.out.append("[cols=\"3,2,2\"]\n|===\n|Contender |Time (ms) |Ratio to the raw handler\n\n");
+			this.out.append("[cols=\"3,2,2,2,2,2\"]\n|===\n|Contender |CPU per event (µs) "
+					+ "|Added to the informer alone (µs per event) |Events per second |Handler calls per event "
+					+ "|Kubeop / raw handler, CPU per event\n\n");
 			List<Results.Row> rows = rows(results, workload);
-			for (Results.Row row : rows) {
+			Results.Row alone = find(results, workload, rows.get(0).objects(), HandlerOverheadBenchmark.NO_HANDLER);
+			Results.Row raw = find(results, workload, rows.get(0).objects(), HandlerOverheadBenchmark.RAW_HANDLER);
+			Results.Row kubeop = find(results, workload, rows.get(0).objects(),
+					HandlerOverheadBenchmark.KUBEOP_HANDLER);
+			for (Results.Row row : List.of(alone, raw, kubeop)) {
+				List<Double> cpu = row.metric("cpuMicrosPerEvent");
+				if (cpu.isEmpty()) {
+					continue;
+				}
+				String added = (row == alone || alone.metric("cpuMicrosPerEvent").isEmpty()) ? ""
+						: SvgChart.format(Results.median(cpu) - Results.median(alone.metric("cpuMicrosPerEvent")));
 				this.out.append('|')
 					.append(row.contender())
 					.append(" |")
-					.append(summary(row.metric("millis")))
+					.append(summary(cpu))
 					.append(" |")
-					.append(ratio(row, rows.get(0), "millis", null))
+					.append(added)
+					.append(" |")
+					.append(summary(row.metric("eventsPerSecond")))
+					.append(" |")
+					.append((row == alone) ? "" : summary(row.metric("handlerCallsPerEvent")))
+					.append(" |")
+					.append((row == kubeop) ? ratio(kubeop, raw, "cpuMicrosPerEvent", "handler path, CPU per event")
+							: "")
 					.append('\n');
+				chart.bar(workload, row.contender(), Results.median(cpu));
 			}
 			this.out.append("|===\n\n");
 		}
+		chart("benchmark-handler.svg", chart);
+	}
+
+	/**
+	 * Renders the many-informers scenario: one row per contender, the ratios Kubeop over
+	 * each.
+	 */
+	private void many(Results results) throws IOException {
+		this.out.append("== Many informers\n\n")
+			.append("Twenty informers, one per built-in kind, cluster-wide, each sample a fresh process, the "
+					+ "contenders in rotated order. Time from starting the informers until every one has synced "
+					+ "(polled every millisecond); then live threads (Java threads for the JVMs, goroutines for "
+					+ "client-go), the process's OS threads (`Threads` in `/proc/self/status`, with the JVM's GC "
+					+ "and JIT threads), heap used after full GCs (the whole heap, client and caches; Go's "
+					+ "`HeapAlloc`), and `VmRSS`.\n\n");
+		SvgChart memory = new SvgChart("Twenty informers: memory", "MiB, median; lower is better");
+		for (String workload : workloads(results)) {
+			this.out.append(".").append(workload).append('\n');
+			this.out.append("[cols=\"3,2,2,2,2,2,1,2,2\"]\n|===\n|Contender |Time to all synced (ms) "
+					+ "|Threads (goroutines for client-go) |OS threads |Heap after GC (MiB) |RSS (MiB) "
+					+ "|Objects cached |Kubeop / contender, time |Kubeop / contender, RSS\n\n");
+			for (Results.Row row : rows(results, workload)) {
+				Results.Row kubeop = find(results, workload, row.objects(), Contenders.KUBEOP);
+				this.out.append('|')
+					.append(row.contender())
+					.append(" |")
+					.append(summary(row.metric("syncMillis")))
+					.append(" |")
+					.append(summary(row.metric("threads")))
+					.append(" |")
+					.append(summary(row.metric("osThreads")))
+					.append(" |")
+					.append(summary(row.metric("heapMiB")))
+					.append(" |")
+					.append(summary(row.metric("rssMiB")))
+					.append(" |")
+					.append(summary(row.metric("objects")))
+					.append(" |")
+					.append(ratio(kubeop, row, "syncMillis", "twenty informers, time to all synced"))
+					.append(" |")
+					.append(ratio(kubeop, row, "rssMiB", "twenty informers, RSS"))
+					.append('\n');
+				memory.bar("heap after GC", row.contender(), Results.median(row.metric("heapMiB")));
+				memory.bar("RSS", row.contender(), Results.median(row.metric("rssMiB")));
+			}
+			this.out.append("|===\n\n");
+		}
+		chart("benchmark-many-informers.svg", memory);
+	}
+
+	/**
+	 * Renders the start-up scenario: each phase's duration, then threads and RSS when the
+	 * application is ready.
+	 */
+	private void startup(Results results) throws IOException {
+		this.out.append("== Application start-up\n\n")
+			.append("A Spring Boot application on the starter with four informers, Spring MVC on Tomcat and the "
+					+ "actuator, each sample a fresh JVM with the flags above; the harness probes "
+					+ "`/actuator/health` from outside every millisecond until it is UP with its `informers` "
+					+ "component UP. Kubeop alone: no other framework's application is measured here.\n\n");
+		SvgChart chart = new SvgChart("Start-up to health UP, four informers", "milliseconds, median");
+		for (String workload : workloads(results)) {
+			this.out.append(".").append(workload).append('\n');
+			this.out.append("[cols=\"4,2\"]\n|===\n|Phase |Milliseconds\n\n");
+			for (Results.Row row : rows(results, workload)) {
+				for (Map.Entry<String, List<Double>> phase : row.samples().entrySet()) {
+					String name = phase.getKey();
+					boolean figure = name.equals("threads") || name.equals("rssMiB");
+					this.out.append('|')
+						.append(name.equals("threads") ? "Live Java threads when ready (a count)"
+								: name.equals("rssMiB") ? "RSS when ready (MiB)" : name)
+						.append(" |")
+						.append(summary(phase.getValue()))
+						.append('\n');
+					if (!figure && !name.contains("(total)")) {
+						chart.bar(workload, name, Results.median(phase.getValue()));
+					}
+				}
+			}
+			this.out.append("|===\n\n");
+		}
+		chart("benchmark-startup.svg", chart);
 	}
 
 	private void queue(Results results) throws IOException {
 		this.out.append("== Work queue\n\n")
 			.append("JMH throughput of add, get and done with de-duplication (ops/µs, higher is better); the "
-					+ "samples are JMH's measurement iterations.\n\n");
+					+ "samples are JMH's measurement iterations of every fork. JMH settings: ")
+			.append(results.environment().getOrDefault("jmhSettings", "not recorded"))
+			.append(". One thread, then as many threads as the machine has cores (JMH's `@Threads(MAX)`): "
+					+ "more threads than cores would measure the scheduler, not the queue.\n\n");
 		this.out.append("[cols=\">1,2,2,2\"]\n|===\n|Threads |Contender |ops/µs |Kubeop / contender\n\n");
 		SvgChart chart = new SvgChart("Work queue throughput", "operations per microsecond; higher is better");
 		List<Results.Row> rows = new ArrayList<>(results.rows());
@@ -627,6 +748,13 @@ public final class BenchmarkReport {
 							.orElse("default"));
 			results.environment().put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
 			results.environment().put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+			results.environment()
+				.put("jmhSettings", String.format(Locale.ROOT,
+						"JMH %s, mode %s, %d forks, %d warm-up iterations of %s, %d measurement iterations of %s",
+						benchmark.get("jmhVersion").getAsString(), benchmark.get("mode").getAsString(),
+						benchmark.get("forks").getAsInt(), benchmark.get("warmupIterations").getAsInt(),
+						benchmark.get("warmupTime").getAsString(), benchmark.get("measurementIterations").getAsInt(),
+						benchmark.get("measurementTime").getAsString()));
 			for (JsonElement fork : benchmark.getAsJsonObject("primaryMetric").getAsJsonArray("rawData")) {
 				for (JsonElement iteration : fork.getAsJsonArray()) {
 					results.add(method.substring(method.lastIndexOf('.') + 1), threads, contender, "opsPerMicrosecond",

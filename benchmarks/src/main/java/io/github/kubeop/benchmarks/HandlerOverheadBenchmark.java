@@ -16,18 +16,25 @@
 
 package io.github.kubeop.benchmarks;
 
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
+import com.google.gson.Gson;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.github.kubeop.handler.HandlerEndpoint;
+import io.github.kubeop.handler.HandlerMethod;
 import io.github.kubeop.handler.HandlerObserver;
 import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.informer.InformerRegistry;
@@ -43,123 +50,223 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 
 /**
- * The cost of Kubeop's handler path (keys through a rate-limited queue, a worker diffing
- * the cache against the last delivered state, the handler call) beside a hand-written
- * {@link ResourceEventHandler} on the same informer, for the same events: N objects
- * delivered from an initial list, time from informer start until the handler has seen
- * them all. Alternating, several repetitions; samples in
- * {@code benchmarks/results/handler.json}.
+ * What Kubeop's handler path costs per event, beside a raw {@link ResourceEventHandler}
+ * on the same Kubeop informer and beside the informer with no handler at all. The events
+ * come from {@link ReplayServer}, which plays back a list of ConfigMaps recorded from a
+ * real API server and then streams MODIFIED events for them (each with a new
+ * resourceVersion) as fast as the client reads: hundreds of thousands of events per
+ * sample, where the API server would give a thousand writes a second. Each sample is a
+ * fresh JVM with this JVM's flags; after a warm-up of 200,000 events (at most 15 s), it
+ * records one-second windows: the events the informer received, the process's CPU time
+ * (every thread: the watch, the handler workers, GC, JIT) and the handler calls. CPU time
+ * per event is the figure: the watch is saturated, so the three contenders differ by what
+ * each adds per event, and a microsecond shows over a hundred thousand events. The Kubeop
+ * handler is an {@code @OnUpdate} method called the way the annotation's post-processor
+ * calls it (reflectively, through
+ * {@link HandlerMethod#of(Object, Method, HandlerMethod.Kind, Class, boolean, boolean)}),
+ * behind the rate-limited queue and one worker; the queue de-duplicates keys already
+ * waiting, so it calls the handler less often than events arrive, which the harness
+ * records too. Samples in {@code benchmarks/results/handler.json}.
  * <p>
- * Usage: {@code HandlerOverheadBenchmark [repetitions] [objects]}.
+ * Usage: {@code HandlerOverheadBenchmark [repetitions] [objects] [seconds]}.
  *
  * @author Kubeop authors
  */
 public final class HandlerOverheadBenchmark {
 
+	static final String NO_HANDLER = "informer alone, no handler";
+
+	static final String RAW_HANDLER = "raw ResourceEventHandler on the informer";
+
+	static final String KUBEOP_HANDLER = "Kubeop @OnUpdate handler, 1 worker";
+
+	private static final String NAMESPACE = "overhead";
+
+	private static final String CHILD = "--child";
+
+	/**
+	 * Events received before the windows start: enough for the JIT to have compiled the
+	 * watch, decode and handler paths (the first windows of a cold JVM cost several times
+	 * the later ones).
+	 */
+	private static final long WARM_UP_EVENTS = 200_000;
+
+	private static final Duration WARM_UP_LIMIT = Duration.ofSeconds(15);
+
 	private HandlerOverheadBenchmark() {
 	}
 
 	public static void main(String[] args) throws Exception {
-		int repetitions = (args.length > 0) ? Integer.parseInt(args[0]) : 5;
-		int objects = (args.length > 1) ? Integer.parseInt(args[1]) : 5000;
+		if (args.length > 0 && args[0].equals(CHILD)) {
+			child(args[1], args[2], Integer.parseInt(args[3]));
+			return;
+		}
+		int repetitions = (args.length > 0) ? Integer.parseInt(args[0]) : 3;
+		int objects = (args.length > 1) ? Integer.parseInt(args[1]) : 200;
+		int seconds = (args.length > 2) ? Integer.parseInt(args[2]) : 10;
 		Results results = new Results("handler");
-		String workload = String.format(Locale.ROOT, "%,d ConfigMaps from the initial list", objects);
-		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve())) {
-			ApiClient client = controlPlane.apiClient();
-			populate(client, "overhead", objects);
+		results.environment()
+			.put("handler",
+					"replay server streaming MODIFIED events of " + objects + " ConfigMaps; warm-up of "
+							+ WARM_UP_EVENTS + " events (at most " + WARM_UP_LIMIT.toSeconds() + " s), then " + seconds
+							+ " windows of 1 s per sample; each sample a fresh JVM");
+		String recordedList = record(objects);
+		String workload = String.format(Locale.ROOT, "MODIFIED events of %,d ConfigMaps, replay server", objects);
+		List<String> contenders = new ArrayList<>(List.of(NO_HANDLER, RAW_HANDLER, KUBEOP_HANDLER));
+		try (ReplayServer server = ReplayServer.start(NAMESPACE,
+				JsonParser.parseString(recordedList).getAsJsonObject())) {
 			for (int repetition = 0; repetition < repetitions; repetition++) {
-				results.add(workload, objects, "raw ResourceEventHandler on the informer", "millis",
-						rawHandler(client, objects));
-				results.add(workload, objects, "Kubeop handler, 1 worker", "millis", kubeopHandler(client, objects, 1));
-				results.add(workload, objects, "Kubeop handler, 4 workers", "millis",
-						kubeopHandler(client, objects, 4));
+				List<String> order = new ArrayList<>(contenders);
+				Collections.rotate(order, -repetition);
+				for (String contender : order) {
+					JsonObject sample = ChildJvm.run(HandlerOverheadBenchmark.class,
+							List.of(CHILD, server.url(), contender, Integer.toString(seconds)));
+					for (String metric : List.of("cpuMicrosPerEvent", "eventsPerSecond", "handlerCallsPerEvent")) {
+						JsonArray windows = sample.getAsJsonArray(metric);
+						windows.forEach(
+								(window) -> results.add(workload, objects, contender, metric, window.getAsDouble()));
+					}
+					List<Double> cpu = results.row(workload, objects, contender).metric("cpuMicrosPerEvent");
+					System.out.printf(Locale.ROOT, "handler %s: %.2f µs CPU per event (median so far)%n", contender,
+							Results.median(cpu));
+				}
 			}
 		}
 		results.write(Path.of("benchmarks", "results"));
 	}
 
-	private static long rawHandler(ApiClient client, int objects) throws InterruptedException {
-		InformerRegistry registry = new InformerRegistry(client);
-		AtomicInteger seen = new AtomicInteger();
-		ResourceInformer<V1ConfigMap> informer = registry.informer(spec());
-		informer.addEventHandler(new ResourceEventHandler<>() {
-
-			@Override
-			public void onAdd(V1ConfigMap obj) {
-				seen.incrementAndGet();
+	/**
+	 * Creates the ConfigMaps on a real API server and returns their list as the API
+	 * server sends it, for the replay server to play back.
+	 */
+	private static String record(int objects) throws Exception {
+		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve())) {
+			ApiClient client = controlPlane.apiClient();
+			CoreV1Api core = new CoreV1Api(client);
+			core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(NAMESPACE))).execute();
+			DynamicKubernetesApi api = new DynamicKubernetesApi("", "v1", "configmaps", client);
+			for (int i = 0; i < objects; i++) {
+				api.create(new DynamicKubernetesObject(
+						JsonParser.parseString(Payloads.configMap(NAMESPACE, i)).getAsJsonObject()))
+					.throwsApiException();
 			}
-
-			@Override
-			public void onUpdate(V1ConfigMap oldObj, V1ConfigMap newObj) {
+			try (okhttp3.Response response = core.listNamespacedConfigMap(NAMESPACE).buildCall(null).execute()) {
+				return response.body().string();
 			}
-
-			@Override
-			public void onDelete(V1ConfigMap obj, boolean deletedFinalStateUnknown) {
-			}
-
-		});
-		return timeUntil(registry, seen, objects, null);
+		}
 	}
 
-	private static long kubeopHandler(ApiClient client, int objects, int workers) throws InterruptedException {
+	/**
+	 * One sample, in a fresh JVM: informs on the replay server with one contender, warms
+	 * up, then prints the per-window figures as one JSON line.
+	 */
+	private static void child(String url, String contender, int seconds) throws Exception {
+		ApiClient client = new ClientBuilder().setBasePath(url).build();
+		client.setReadTimeout(0);
 		InformerRegistry registry = new InformerRegistry(client);
-		registry.informer(spec());
-		AtomicInteger seen = new AtomicInteger();
-		HandlerRegistrar handlers = new HandlerRegistrar(registry, List.of("overhead"), Duration.ZERO,
-				(name) -> new DefaultRateLimitingQueue<>(name, RateLimiters.defaultControllerRateLimiter()),
-				(name) -> workers, HandlerObserver.NONE);
-		handlers.register(HandlerEndpoint.builder("overhead", V1ConfigMap.class)
-			.informer("settings")
-			.onAdd((configMap) -> seen.incrementAndGet())
-			.build());
-		handlers.startWorkers();
-		return timeUntil(registry, seen, objects, handlers);
-	}
+		ResourceInformer<V1ConfigMap> informer = registry
+			.informer(InformerSpec.of("settings", "v1", "ConfigMap", V1ConfigMap.class).withNamespaces(NAMESPACE));
+		AtomicLong calls = new AtomicLong();
+		HandlerRegistrar handlers = null;
+		if (contender.equals(RAW_HANDLER)) {
+			informer.addEventHandler(new ResourceEventHandler<>() {
 
-	private static long timeUntil(InformerRegistry registry, AtomicInteger seen, int objects, HandlerRegistrar handlers)
-			throws InterruptedException {
-		long start = System.nanoTime();
+				@Override
+				public void onAdd(V1ConfigMap obj) {
+				}
+
+				@Override
+				public void onUpdate(V1ConfigMap oldObj, V1ConfigMap newObj) {
+					calls.incrementAndGet();
+				}
+
+				@Override
+				public void onDelete(V1ConfigMap obj, boolean deletedFinalStateUnknown) {
+				}
+
+			});
+		}
+		else if (contender.equals(KUBEOP_HANDLER)) {
+			handlers = new HandlerRegistrar(registry, List.of("overhead"), Duration.ZERO,
+					(name) -> new DefaultRateLimitingQueue<>(name, RateLimiters.defaultControllerRateLimiter()),
+					(name) -> 1, HandlerObserver.NONE);
+			CountingHandler bean = new CountingHandler(calls);
+			Method method = CountingHandler.class.getMethod("onUpdate", V1ConfigMap.class, V1ConfigMap.class);
+			handlers.register(new HandlerEndpoint("overhead", "settings", V1ConfigMap.class,
+					List.of(HandlerMethod.of(bean, method, HandlerMethod.Kind.UPDATE, null, false, false)), Set.of(),
+					null, Map.of()));
+			handlers.startWorkers();
+		}
 		registry.start();
-		while (seen.get() < objects) {
-			Thread.sleep(1);
+		registry.awaitSync(Duration.ofMinutes(1));
+		long warmUpEnd = System.nanoTime() + WARM_UP_LIMIT.toNanos();
+		while (informer.eventCount("modified") < WARM_UP_EVENTS && System.nanoTime() < warmUpEnd) {
+			Thread.sleep(10);
 		}
-		long elapsed = (System.nanoTime() - start) / 1_000_000;
-		if (handlers != null) {
-			handlers.shutdown(Duration.ofSeconds(5));
+		com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
+			.getOperatingSystemMXBean();
+		List<Double> cpuPerEvent = new ArrayList<>();
+		List<Double> eventsPerSecond = new ArrayList<>();
+		List<Double> callsPerEvent = new ArrayList<>();
+		long events = informer.eventCount("modified");
+		long cpu = os.getProcessCpuTime();
+		long handled = calls.get();
+		long time = System.nanoTime();
+		for (int window = 0; window < seconds; window++) {
+			Thread.sleep(1000);
+			long nowEvents = informer.eventCount("modified");
+			long nowCpu = os.getProcessCpuTime();
+			long nowHandled = calls.get();
+			long nowTime = System.nanoTime();
+			long windowEvents = nowEvents - events;
+			cpuPerEvent.add((nowCpu - cpu) / 1000.0 / windowEvents);
+			eventsPerSecond.add(windowEvents * 1e9 / (nowTime - time));
+			callsPerEvent.add((double) (nowHandled - handled) / windowEvents);
+			events = nowEvents;
+			cpu = nowCpu;
+			handled = nowHandled;
+			time = nowTime;
 		}
-		registry.stop();
-		return elapsed;
+		if (!contender.equals(NO_HANDLER) && handled == 0) {
+			throw new IllegalStateException(contender + " was never called");
+		}
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("cpuMicrosPerEvent", cpuPerEvent);
+		result.put("eventsPerSecond", eventsPerSecond);
+		result.put("handlerCallsPerEvent", callsPerEvent);
+		System.out.println(new Gson().toJson(result));
+		System.out.flush();
+		// the watch and the workers are not daemons
+		System.exit(0);
 	}
 
-	private static InformerSpec<V1ConfigMap> spec() {
-		return InformerSpec.of("settings", "v1", "ConfigMap", V1ConfigMap.class).withNamespaces("overhead");
-	}
+	/**
+	 * A handler bean as an operator writes one, its method annotated as Kubeop's
+	 * annotation post-processor finds it.
+	 */
+	public static final class CountingHandler {
 
-	private static void populate(ApiClient client, String namespace, int count) throws Exception {
-		CoreV1Api api = new CoreV1Api(client);
-		api.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace))).execute();
-		ExecutorService executor = Executors.newFixedThreadPool(8);
-		try {
-			List<Future<?>> futures = new ArrayList<>();
-			for (int i = 0; i < count; i++) {
-				String name = "settings-" + i;
-				futures.add(
-						executor.submit(
-								() -> api
-									.createNamespacedConfigMap(namespace,
-											new V1ConfigMap().metadata(new V1ObjectMeta().name(name))
-												.data(Map.of("k", "v")))
-									.execute()));
-			}
-			for (Future<?> future : futures) {
-				future.get();
-			}
+		private final AtomicLong calls;
+
+		CountingHandler(AtomicLong calls) {
+			this.calls = calls;
 		}
-		finally {
-			executor.shutdown();
+
+		/**
+		 * Counts the call.
+		 * @param old the previous state
+		 * @param current the new state
+		 */
+		@io.github.kubeop.annotation.OnUpdate(informer = "settings")
+		public void onUpdate(V1ConfigMap old, V1ConfigMap current) {
+			this.calls.incrementAndGet();
 		}
+
 	}
 
 }

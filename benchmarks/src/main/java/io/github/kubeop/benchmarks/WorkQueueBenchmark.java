@@ -45,15 +45,18 @@ import org.openjdk.jmh.annotations.Warmup;
  * the key and another random key are added again (the first is being processed, so it is
  * only marked dirty; the second is usually waiting already, so it is de-duplicated), and
  * the worker marks the key done, which puts it back. The queue always holds about 1,000
- * keys, so {@code get} never waits. Contended by 1, 2 and 8 threads.
+ * keys, so {@code get} never waits. Run by one thread, then by as many threads as the
+ * machine has cores ({@code -t max}, given by {@code benchmarks/run}): more threads than
+ * cores would measure the scheduler's time slicing, not the queue. Three forks, so that a
+ * fork's JIT decisions do not become the result.
  *
  * @author Kubeop authors
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(3)
 public class WorkQueueBenchmark {
 
 	static final int KEYS = 1000;
@@ -73,14 +76,8 @@ public class WorkQueueBenchmark {
 	}
 
 	@Benchmark
-	@Threads(2)
-	public String twoThreads(Queues queues) throws InterruptedException {
-		return queues.cycle();
-	}
-
-	@Benchmark
-	@Threads(8)
-	public String eightThreads(Queues queues) throws InterruptedException {
+	@Threads(Threads.MAX)
+	public String allCores(Queues queues) throws InterruptedException {
 		return queues.cycle();
 	}
 

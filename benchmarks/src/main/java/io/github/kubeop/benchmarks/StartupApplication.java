@@ -1,0 +1,119 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.benchmarks;
+
+import java.lang.management.ManagementFactory;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import com.google.gson.Gson;
+import io.github.kubeop.autoconfigure.InformersLifecycle;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.event.ContextRefreshedEvent;
+
+/**
+ * A small operator on the starter, started by {@link StartupBenchmark} in a fresh JVM:
+ * four informers declared in properties (given on the command line by the harness), the
+ * actuator on Spring MVC and Tomcat, as an operator that Kubernetes probes runs. Prints
+ * one JSON line with the wall-clock instants (milliseconds since the epoch) of the JVM's
+ * start, {@code main} entered, the context refreshed (the informers have synced by then:
+ * Kubeop's lifecycle waits for them) and the application ready, with the live threads and
+ * {@code VmRSS} at that point; the harness probes {@code /actuator/health} from outside.
+ *
+ * @author Kubeop authors
+ */
+@SpringBootApplication(proxyBeanMethods = false)
+public class StartupApplication {
+
+	private static final Map<String, Object> phases = new LinkedHashMap<>();
+
+	public static void main(String[] args) {
+		double main = epochMillis();
+		phases.put("jvmStart", (double) ManagementFactory.getRuntimeMXBean().getStartTime());
+		phases.put("main", main);
+		SpringApplication application = new SpringApplication(StartupApplication.class);
+		application.addListeners((ContextRefreshedEvent event) -> phases.put("refreshed", epochMillis()));
+		application.addListeners((ApplicationReadyEvent event) -> {
+			phases.put("ready", epochMillis());
+			phases.put("threads", ManagementFactory.getThreadMXBean().getThreadCount());
+			phases.put("rssMiB", ManyInformersProbe.statusField("VmRSS:") / 1024.0);
+			System.out.println(new Gson().toJson(phases));
+			System.out.flush();
+		});
+		application.run(args);
+	}
+
+	@Bean
+	static SmartLifecycle informersStarting() {
+		return new PhaseMarker(InformersLifecycle.PHASE - 1, "informersStarting");
+	}
+
+	@Bean
+	static SmartLifecycle informersSynced() {
+		return new PhaseMarker(InformersLifecycle.PHASE + 1, "informersSynced");
+	}
+
+	private static double epochMillis() {
+		java.time.Instant now = java.time.Instant.now();
+		return now.getEpochSecond() * 1000.0 + now.getNano() / 1e6;
+	}
+
+	/**
+	 * Notes when the lifecycle processor reaches its phase.
+	 */
+	private static final class PhaseMarker implements SmartLifecycle {
+
+		private final int phase;
+
+		private final String name;
+
+		private volatile boolean running;
+
+		PhaseMarker(int phase, String name) {
+			this.phase = phase;
+			this.name = name;
+		}
+
+		@Override
+		public void start() {
+			phases.put(this.name, epochMillis());
+			this.running = true;
+		}
+
+		@Override
+		public void stop() {
+			this.running = false;
+		}
+
+		@Override
+		public boolean isRunning() {
+			return this.running;
+		}
+
+		@Override
+		public int getPhase() {
+			return this.phase;
+		}
+
+	}
+
+}

@@ -285,8 +285,8 @@ final class ModelDecoder<T extends KubernetesObject> {
 			else if (token == JsonToken.NAME) {
 				String suffix = path.substring(itemPath.length());
 				boolean topLevel = suffix.lastIndexOf('.') == 0 && suffix.indexOf('[') < 0;
-				if (topLevel && "metadata".equals(reader.nextName()) && key == null
-						&& reader.peek() == JsonToken.BEGIN_OBJECT) {
+				String name = reader.nextName();
+				if (topLevel && "metadata".equals(name) && key == null && reader.peek() == JsonToken.BEGIN_OBJECT) {
 					key = ListWatch.key(readMetadata(reader));
 				}
 			}

@@ -139,7 +139,7 @@ final class ModelDecoder<T extends KubernetesObject> {
 	 */
 	static <T extends KubernetesObject> ModelDecoder<T> of(InformerSpec<T> spec, ResourceKind resource,
 			Gson clientGson) {
-		if (spec.metadataOnly() || !isModel(spec.type())) {
+		if (spec.metadataOnly() || !isModel(spec.type()) || !decodesAsTheClient(clientGson, spec.type())) {
 			return null;
 		}
 		try {
@@ -148,6 +148,18 @@ final class ModelDecoder<T extends KubernetesObject> {
 		catch (NoSuchMethodException ex) {
 			return null;
 		}
+	}
+
+	/**
+	 * Returns whether the client's Gson decodes the type with the model's own adapter or
+	 * Gson's reflective one, as this decoder does: an adapter the application registered
+	 * for it is followed by decoding from trees with the client's Gson.
+	 */
+	private static boolean decodesAsTheClient(Gson clientGson, Class<?> type) {
+		// the adapter is wrapped to be null-safe, and only its description names it
+		String adapter = clientGson.getAdapter(type).toString();
+		return adapter.contains(type.getName() + "$CustomTypeAdapterFactory")
+				|| adapter.contains("com.google.gson.internal.bind.ReflectiveTypeAdapterFactory");
 	}
 
 	private static boolean isModel(Class<?> type) {

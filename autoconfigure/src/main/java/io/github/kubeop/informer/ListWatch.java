@@ -107,6 +107,12 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	private final OkHttpClient watchHttp;
 
+	/**
+	 * Decodes objects straight from the stream, or {@code null} for objects decoded from
+	 * trees.
+	 */
+	private final ModelDecoder<T> decoder;
+
 	private final Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), Duration.ofMinutes(2));
 
 	private final AtomicLong relists = new AtomicLong();
@@ -170,6 +176,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		this.namespace = namespace;
 		this.listHttp = client.getHttpClient().newBuilder().readTimeout(Duration.ofSeconds(60)).build();
 		this.watchHttp = watchClient(client.getHttpClient(), informer.spec(), this.watchConnections);
+		this.decoder = ModelDecoder.of(informer.spec(), informer.resource(), client.getJSON().getGson());
 	}
 
 	/**
@@ -468,6 +475,10 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	private void readItems(JsonReader reader, Consumer<T> onObject, Consumer<String> onUnreadable) throws IOException {
 		reader.beginArray();
 		while (reader.hasNext()) {
+			if (this.decoder != null) {
+				decodeItem(reader, onObject, onUnreadable);
+				continue;
+			}
 			JsonObject object = parse(reader).getAsJsonObject();
 			// list items carry no apiVersion and kind; dynamic objects need them
 			object.addProperty("apiVersion", this.informer.resource().apiVersion());
@@ -481,6 +492,47 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			}
 		}
 		reader.endArray();
+	}
+
+	/**
+	 * Decodes the next item of a list straight from the stream; one that does not fit the
+	 * Java type, or that a transform fails for, is skipped with its key, as
+	 * {@link #convert(JsonObject)} does.
+	 */
+	private void decodeItem(JsonReader reader, Consumer<T> onObject, Consumer<String> onUnreadable) throws IOException {
+		String path = reader.getPath();
+		T decoded;
+		try {
+			decoded = this.decoder.readListItem(reader);
+		}
+		catch (RuntimeException ex) {
+			String key = this.decoder.skipRest(reader, path, ex);
+			skipped(key, ex);
+			onUnreadable.accept(key);
+			return;
+		}
+		T transformed = transform(decoded, this.decoder.key());
+		if (transformed != null) {
+			onObject.accept(transformed);
+		}
+		else {
+			onUnreadable.accept(this.decoder.key());
+		}
+	}
+
+	/**
+	 * Applies the user transforms to a decoded object; one that a transform fails for is
+	 * reported with its key and skipped.
+	 * @return the transformed object, or {@code null} if it is skipped
+	 */
+	private T transform(T decoded, String key) {
+		try {
+			return this.informer.transform(decoded);
+		}
+		catch (TransformException ex) {
+			skipped(key, ex);
+			return null;
+		}
 	}
 
 	/**
@@ -600,6 +652,16 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 					continue;
 				}
 				events++;
+				ModelDecoder.DecodedEvent<T> decoded = decode(line);
+				if (decoded != null) {
+					if (!handleDecoded(decoded, listing)) {
+						return false;
+					}
+					if (!silenceDetected && this.bookmarksSeen) {
+						silenceDetected = watchForSilence(source);
+					}
+					continue;
+				}
 				JsonObject event = JsonParser.parseString(line).getAsJsonObject();
 				if (this.initialEventsPending) {
 					if (!handleInitial(event, listing)) {
@@ -634,6 +696,58 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		finally {
 			this.current = null;
 		}
+	}
+
+	/**
+	 * Decodes a watch event that adds, changes or deletes an object straight from its
+	 * line.
+	 * @return the event, or {@code null} if it is read as a tree: other events, and
+	 * objects that do not fit the Java type, whose tree the usual path reports and skips
+	 */
+	private ModelDecoder.DecodedEvent<T> decode(String line) {
+		if (this.decoder == null) {
+			return null;
+		}
+		try {
+			return this.decoder.readEvent(line);
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Handles a decoded event as {@link #handleInitial} and {@link #handle} handle its
+	 * tree.
+	 * @return {@code false} if a relist is needed
+	 */
+	private boolean handleDecoded(ModelDecoder.DecodedEvent<T> event, ResourceInformer<T>.Relist listing) {
+		boolean initial = this.initialEventsPending && !"DELETED".equals(event.type());
+		if (!initial && event.resourceVersion() != null) {
+			this.lastResourceVersion = event.resourceVersion();
+		}
+		T transformed = transform(event.object(), event.key());
+		if (initial) {
+			if (transformed != null) {
+				listing.listed(transformed);
+			}
+			else {
+				listing.unreadable(event.key());
+			}
+		}
+		else if ("DELETED".equals(event.type())) {
+			if (transformed != null) {
+				this.informer.delete(transformed);
+			}
+			else {
+				this.informer.deleteKey(event.key());
+			}
+		}
+		else if (transformed != null) {
+			// an unreadable new state is skipped: the last readable one stays cached
+			this.informer.upsert(transformed);
+		}
+		return true;
 	}
 
 	/**
@@ -740,18 +854,21 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			return this.informer.convert(object);
 		}
 		catch (RuntimeException ex) {
-			this.skipped.incrementAndGet();
 			JsonObject metadata = object.getAsJsonObject("metadata");
-			String reason = (ex instanceof TransformException) ? "a transform failed for it"
-					: "its JSON does not fit " + this.informer.spec().type().getName();
-			logger.warn("Informer '" + this.informer.spec().name() + "' skips " + this.informer.resource().kind() + " "
-					+ ((metadata != null) ? key(metadata) : "(no metadata)") + ": " + reason + " (" + ex.getMessage()
-					+ ")");
+			skipped((metadata != null) ? key(metadata) : "(no metadata)", ex);
 			return null;
 		}
 	}
 
-	private static String key(JsonObject metadata) {
+	private void skipped(String key, RuntimeException ex) {
+		this.skipped.incrementAndGet();
+		String reason = (ex instanceof TransformException) ? "a transform failed for it"
+				: "its JSON does not fit " + this.informer.spec().type().getName();
+		logger.warn("Informer '" + this.informer.spec().name() + "' skips " + this.informer.resource().kind() + " "
+				+ key + ": " + reason + " (" + ex.getMessage() + ")");
+	}
+
+	static String key(JsonObject metadata) {
 		String name = metadata.has("name") ? metadata.get("name").getAsString() : "";
 		return metadata.has("namespace") ? metadata.get("namespace").getAsString() + "/" + name : name;
 	}

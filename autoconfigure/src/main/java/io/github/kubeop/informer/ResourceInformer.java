@@ -319,7 +319,13 @@ public final class ResourceInformer<T extends KubernetesObject> {
 		return transform(object);
 	}
 
-	private T transform(T object) {
+	/**
+	 * Applies the user transforms to a decoded object.
+	 * @param object the decoded object
+	 * @return the object to cache
+	 * @throws TransformException if a transform throws
+	 */
+	T transform(T object) {
 		T transformed = object;
 		for (TransformFunction<T> transform : this.spec.transforms()) {
 			try {

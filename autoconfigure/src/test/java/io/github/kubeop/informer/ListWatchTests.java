@@ -76,6 +76,20 @@ class ListWatchTests {
 	}
 
 	@Test
+	void itemThatDoesNotFitIsSkippedWithItsKeyWhenItsMetadataComesLast() throws IOException {
+		ListMetadata metadata = read("""
+				{"metadata": {"resourceVersion": "7"}, "items": [
+				  {"data": {"k": ["not", "a", "string"], "later": {"deep": [1, 2]}}, "binaryData": {},
+				    "metadata": {"namespace": "a", "name": "first", "labels": {"x": "y"}}},
+				  {"metadata": {"namespace": "a", "name": "second"}, "data": {"k": "v"}}
+				]}""");
+		assertThat(metadata).isEqualTo(new ListMetadata("7", null));
+		assertThat(this.unreadable).containsExactly("a/first");
+		assertThat(this.objects).extracting((configMap) -> configMap.getMetadata().getName()).containsExactly("second");
+		assertThat(this.objects.get(0).getData()).containsEntry("k", "v");
+	}
+
+	@Test
 	void lastPageHasNoContinueToken() throws IOException {
 		ListMetadata metadata = read("""
 				{"metadata": {"resourceVersion": "9", "continue": ""}, "items": []}""");

@@ -106,7 +106,7 @@ public final class InformerSyncBenchmark {
 	private static final List<String> PEAK_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.CLIENT_JAVA);
 
 	private static final List<String> METRICS = List.of("syncMillis", "bytesPerObject", "rssMiB",
-			"cachedWithManagedFields");
+			"cachedWithManagedFields", "cpuMillis");
 
 	private static final List<String> PEAK_METRICS = List.of("steadyMiB", "initialListPeakMiB", "relistPeakMiB",
 			"initialListPeakRatio", "relistPeakRatio", "initialListSamples", "relistSamples", "relistWatchList");
@@ -208,11 +208,18 @@ public final class InformerSyncBenchmark {
 								continue;
 							}
 							for (String metric : METRICS) {
+								if (!sample.has(metric)) {
+									// the process CPU time is measured for the Java
+									// contenders only
+									continue;
+								}
 								results.add(workload.title, count, contender, metric, sample.get(metric).getAsDouble());
 							}
-							System.out.printf(Locale.ROOT, "%s %,d %s: %.1f ms, %,d B per object, RSS %.0f MiB%n",
+							System.out.printf(Locale.ROOT, "%s %,d %s: %.1f ms, %,d B per object, RSS %.0f MiB%s%n",
 									workload.title, count, contender, sample.get("syncMillis").getAsDouble(),
-									sample.get("bytesPerObject").getAsLong(), sample.get("rssMiB").getAsDouble());
+									sample.get("bytesPerObject").getAsLong(), sample.get("rssMiB").getAsDouble(),
+									sample.has("cpuMillis") ? String.format(Locale.ROOT, ", CPU %.0f ms",
+											sample.get("cpuMillis").getAsDouble()) : "");
 						}
 						// written after every sample round, so that a failure later keeps
 						// what was measured

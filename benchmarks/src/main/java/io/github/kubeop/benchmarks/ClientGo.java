@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,8 +48,10 @@ final class ClientGo {
 	 * @throws InterruptedException if interrupted while building
 	 */
 	static Path build() throws InterruptedException {
-		Path source = Path.of("benchmarks", "src", "main", "go", "informer-sync");
-		Path binary = Path.of("benchmarks", "target", "informer-sync").toAbsolutePath();
+		// from the repository's root (benchmarks/run) or the module's (its tests)
+		Path module = Files.isDirectory(Path.of("benchmarks", "src")) ? Path.of("benchmarks") : Path.of("");
+		Path source = module.resolve(Path.of("src", "main", "go", "informer-sync"));
+		Path binary = module.resolve(Path.of("target", "informer-sync")).toAbsolutePath();
 		ProcessBuilder build = new ProcessBuilder("go", "build", "-o", binary.toString(), ".")
 			.directory(source.toFile())
 			.inheritIO();

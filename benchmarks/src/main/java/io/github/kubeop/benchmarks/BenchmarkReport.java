@@ -376,7 +376,7 @@ public final class BenchmarkReport {
 				continue;
 			}
 			this.out.append("Every contender runs in a process of its own (a fresh JVM with the flags above, or the "
-					+ "client-go program with its defaults, JSON), the order rotated between repetitions. The writers "
+					+ "client-go program with its defaults: protobuf, client-go 0.35's default for built-in types), the order rotated between repetitions. The writers "
 					+ "run in the harness's JVM on their own `ApiClient`; a fixed-rate write is stamped with the time "
 					+ "it was scheduled to start, so a write that waited for a free writer counts its wait. Medians "
 					+ "over the repetitions, with the range.\n\n");

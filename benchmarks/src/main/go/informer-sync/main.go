@@ -12,25 +12,51 @@
 // seen and the time elapsed when it reads the second, and when stdin closes prints those
 // and the latency from write to handler call (the written-at annotation, microseconds since
 // the epoch) at p50 and p99 of the events seen after the first line.
+//
+// -mode replay: informs on the ConfigMaps of one namespace with a handler that only counts
+// updates; once synced it notes its CPU time (getrusage) and bytes allocated (MemStats
+// TotalAlloc), optionally starts a pprof CPU profile, and when the -events-th update is
+// handled (or -timeout passes) prints the wall-clock time of that call and what the
+// process spent since it synced.
+//
+// -mode encode-protobuf: reads a ConfigMapList as JSON (-in) and writes, into the directory
+// -out, the list and watch events as the API server sends them in protobuf, for the replay
+// server: list.pb, modified.pb and added.pb (length-prefixed WatchEvent frames, one per
+// item, resourceVersion twenty zeros) and bookmark.pb (the initial-events-end bookmark).
+//
+// -content-type json makes the client ask for JSON only; without it client-go 0.35's typed
+// clients ask for protobuf for built-in types (gentype's PrefersProtobuf), with JSON as the
+// fallback. -content-type protobuf asks for protobuf explicitly, as kube-controller-manager
+// configures its clients.
 package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 )
@@ -41,21 +67,45 @@ func main() {
 	kubeconfig := flag.String("kubeconfig", "", "kubeconfig file")
 	namespace := flag.String("namespace", "", "namespace to watch")
 	resource := flag.String("resource", "configmaps", "configmaps or pods")
-	mode := flag.String("mode", "sync", "sync or events")
+	mode := flag.String("mode", "sync", "sync, events, replay or encode-protobuf")
 	strip := flag.Bool("strip-managed-fields", false, "drop managedFields with a transform")
+	contentType := flag.String("content-type", "", "json or protobuf; client-go's default when empty")
+	target := flag.Int64("events", 0, "replay: the updates to handle")
+	timeout := flag.Duration("timeout", 2*time.Minute, "replay: give up after this long")
+	cpuProfile := flag.String("cpuprofile", "", "replay: write a pprof CPU profile of the measured part")
+	in := flag.String("in", "", "encode-protobuf: the ConfigMapList as JSON")
+	out := flag.String("out", "", "encode-protobuf: the directory to write to")
 	flag.Parse()
+	if *mode == "encode-protobuf" {
+		encodeProtobuf(*in, *out)
+		return
+	}
 	config, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
 	if err != nil {
 		fail(err)
 	}
 	config.QPS = 1000
 	config.Burst = 1000
+	switch *contentType {
+	case "json":
+		config.ContentType = kruntime.ContentTypeJSON
+	case "protobuf":
+		config.ContentType = kruntime.ContentTypeProtobuf
+		config.AcceptContentTypes = kruntime.ContentTypeProtobuf + "," + kruntime.ContentTypeJSON
+	case "":
+	default:
+		fail(fmt.Errorf("unknown content type %q", *contentType))
+	}
 	client, err := kubernetes.NewForConfig(config)
 	if err != nil {
 		fail(err)
 	}
-	if *mode == "events" {
+	switch *mode {
+	case "events":
 		events(client, *namespace)
+		return
+	case "replay":
+		replay(client, *namespace, *target, *timeout, *cpuProfile)
 		return
 	}
 	if *mode == "many" {
@@ -168,6 +218,121 @@ func events(client kubernetes.Interface, namespace string) {
 	mu.Unlock()
 	close(stop)
 	emit(result)
+}
+
+func replay(client kubernetes.Interface, namespace string, target int64, timeout time.Duration, profile string) {
+	var count atomic.Int64
+	done := make(chan time.Time, 1)
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(namespace))
+	informer := factory.Core().V1().ConfigMaps().Informer()
+	_, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		UpdateFunc: func(_, _ interface{}) {
+			if count.Add(1) == target {
+				done <- time.Now()
+			}
+		},
+	})
+	if err != nil {
+		fail(err)
+	}
+	stop := make(chan struct{})
+	factory.Start(stop)
+	for !informer.HasSynced() {
+		time.Sleep(time.Millisecond)
+	}
+	cpuBefore := cpuTime()
+	allocatedBefore := totalAlloc()
+	if profile != "" {
+		file, err := os.Create(profile)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(file); err != nil {
+			fail(err)
+		}
+	}
+	completed := true
+	var last time.Time
+	select {
+	case last = <-done:
+	case <-time.After(timeout):
+		completed = false
+		last = time.Now()
+	}
+	cpu := cpuTime() - cpuBefore
+	allocated := totalAlloc() - allocatedBefore
+	if profile != "" {
+		pprof.StopCPUProfile()
+	}
+	emit(map[string]interface{}{"events": count.Load(), "lastEventMicros": last.UnixMicro(),
+		"cpuNanos": cpu.Nanoseconds(), "allocatedBytes": allocated, "completed": completed,
+		"goVersion": runtime.Version(), "gomaxprocs": runtime.GOMAXPROCS(0), "gogc": os.Getenv("GOGC"),
+		"gomemlimit": os.Getenv("GOMEMLIMIT")})
+	// the informer's goroutines need not be stopped
+	os.Exit(0)
+}
+
+// cpuTime returns the user and system CPU time of the process so far.
+func cpuTime() time.Duration {
+	var usage syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &usage); err != nil {
+		fail(err)
+	}
+	return time.Duration(usage.Utime.Nano() + usage.Stime.Nano())
+}
+
+func totalAlloc() uint64 {
+	var stats runtime.MemStats
+	runtime.ReadMemStats(&stats)
+	return stats.TotalAlloc
+}
+
+// encodeProtobuf writes what the API server would send a protobuf client, with the
+// serializer the API server uses: the object in the "k8s\x00" envelope, and watch events
+// as length-prefixed WatchEvent frames whose object is that envelope.
+func encodeProtobuf(in string, out string) {
+	data, err := os.ReadFile(in)
+	if err != nil {
+		fail(err)
+	}
+	var list corev1.ConfigMapList
+	if err := json.Unmarshal(data, &list); err != nil {
+		fail(err)
+	}
+	serializer := protobuf.NewSerializer(scheme.Scheme, scheme.Scheme)
+	encode := func(object kruntime.Object, kind string) []byte {
+		object.GetObjectKind().SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind(kind))
+		var buffer bytes.Buffer
+		if err := serializer.Encode(object, &buffer); err != nil {
+			fail(err)
+		}
+		return buffer.Bytes()
+	}
+	frame := func(eventType string, object kruntime.Object) []byte {
+		event := metav1.WatchEvent{Type: eventType, Object: kruntime.RawExtension{Raw: encode(object, "ConfigMap")}}
+		body, err := event.Marshal()
+		if err != nil {
+			fail(err)
+		}
+		return append(binary.BigEndian.AppendUint32(nil, uint32(len(body))), body...)
+	}
+	placeholder := strings.Repeat("0", 20)
+	var modified, added []byte
+	for i := range list.Items {
+		item := list.Items[i].DeepCopy()
+		item.ResourceVersion = placeholder
+		modified = append(modified, frame("MODIFIED", item)...)
+		added = append(added, frame("ADDED", item)...)
+	}
+	bookmark := frame("BOOKMARK", &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{ResourceVersion: placeholder,
+		Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}}})
+	files := map[string][]byte{"list.pb": encode(&list, "ConfigMapList"), "modified.pb": modified, "added.pb": added,
+		"bookmark.pb": bookmark}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(out, name), content, 0o644); err != nil {
+			fail(err)
+		}
+	}
 }
 
 func percentiles(values []int64) map[string]int64 {

@@ -21,7 +21,11 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -44,8 +48,10 @@ final class ClientGo {
 	 * @throws InterruptedException if interrupted while building
 	 */
 	static Path build() throws InterruptedException {
-		Path source = Path.of("benchmarks", "src", "main", "go", "informer-sync");
-		Path binary = Path.of("benchmarks", "target", "informer-sync").toAbsolutePath();
+		// from the repository's root (benchmarks/run) or the module's (its tests)
+		Path module = Files.isDirectory(Path.of("benchmarks", "src")) ? Path.of("benchmarks") : Path.of("");
+		Path source = module.resolve(Path.of("src", "main", "go", "informer-sync"));
+		Path binary = module.resolve(Path.of("target", "informer-sync")).toAbsolutePath();
 		ProcessBuilder build = new ProcessBuilder("go", "build", "-o", binary.toString(), ".")
 			.directory(source.toFile())
 			.inheritIO();
@@ -71,17 +77,21 @@ final class ClientGo {
 	 * @param resource {@code configmaps} or {@code pods}
 	 * @param stripManagedFields whether the informer factory gets a transform that drops
 	 * managedFields
+	 * @param json whether the client asks for JSON only, rather than its default for
+	 * built-in types (protobuf, JSON as the fallback)
 	 * @param results where the Go runtime's settings are recorded
 	 * @return the program's figures: syncMillis, bytesPerObject, rssMiB,
 	 * cachedWithManagedFields
 	 */
 	static JsonObject sync(Path binary, Path kubeconfig, String namespace, String resource, boolean stripManagedFields,
-			Results results) {
+			boolean json, Results results) {
 		try {
-			Process process = new ProcessBuilder(binary.toString(), "-kubeconfig", kubeconfig.toString(), "-namespace",
-					namespace, "-resource", resource, "-strip-managed-fields=" + stripManagedFields)
-				.redirectError(ProcessBuilder.Redirect.INHERIT)
-				.start();
+			List<String> command = new ArrayList<>(List.of(binary.toString(), "-kubeconfig", kubeconfig.toString(),
+					"-namespace", namespace, "-resource", resource, "-strip-managed-fields=" + stripManagedFields));
+			if (json) {
+				command.addAll(List.of("-content-type", "json"));
+			}
+			Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
 			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
 			if (process.waitFor() != 0) {
 				throw new IllegalStateException("client-go program failed");
@@ -108,18 +118,91 @@ final class ClientGo {
 	 * @throws IOException if it cannot be started or fails before syncing
 	 */
 	static Events events(Path binary, Path kubeconfig, String namespace) throws IOException {
-		Process process = new ProcessBuilder(binary.toString(), "-kubeconfig", kubeconfig.toString(), "-namespace",
+		return events(new ProcessBuilder(binary.toString(), "-kubeconfig", kubeconfig.toString(), "-namespace",
 				namespace, "-mode", "events")
 			.redirectError(ProcessBuilder.Redirect.INHERIT)
-			.start();
+			.start());
+	}
+
+	/**
+	 * Takes a started process that speaks the program's events protocol (the Java
+	 * contenders' latency children do too) and waits until its informer has synced.
+	 * @param process the process
+	 * @return the running process
+	 * @throws IOException if it fails before syncing
+	 */
+	static Events events(Process process) throws IOException {
 		BufferedReader output = new BufferedReader(
 				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
 		String line = output.readLine();
 		if (line == null || !line.contains("synced")) {
 			process.destroyForcibly();
-			throw new IOException("client-go program did not sync: " + line);
+			throw new IOException("contender did not sync: " + line);
 		}
 		return new Events(process, output);
+	}
+
+	/**
+	 * Starts the program in replay mode: it counts updates until it has handled the given
+	 * number, then prints the time of the last one and the CPU time and bytes allocated
+	 * since its informer synced.
+	 * @param binary the program
+	 * @param kubeconfig the kubeconfig file
+	 * @param namespace the namespace of the ConfigMaps
+	 * @param events the updates to wait for
+	 * @param timeout how long to wait for them
+	 * @param json whether the client asks for JSON only, rather than client-go's default
+	 * for built-in types (protobuf, JSON as the fallback)
+	 * @param memoryLimit a GOMEMLIMIT to run with GOGC=off, or {@code null} for the
+	 * defaults
+	 * @param cpuProfile where to write a pprof CPU profile, or {@code null}
+	 * @return the process
+	 * @throws IOException if it cannot be started
+	 */
+	static Process replay(Path binary, Path kubeconfig, String namespace, long events, Duration timeout, boolean json,
+			String memoryLimit, Path cpuProfile) throws IOException {
+		List<String> command = new ArrayList<>(
+				List.of(binary.toString(), "-kubeconfig", kubeconfig.toString(), "-namespace", namespace, "-mode",
+						"replay", "-events", Long.toString(events), "-timeout", timeout.toSeconds() + "s"));
+		if (json) {
+			command.addAll(List.of("-content-type", "json"));
+		}
+		if (cpuProfile != null) {
+			command.addAll(List.of("-cpuprofile", cpuProfile.toString()));
+		}
+		ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+		builder.environment().remove("GOGC");
+		builder.environment().remove("GOMEMLIMIT");
+		if (memoryLimit != null) {
+			builder.environment().put("GOGC", "off");
+			builder.environment().put("GOMEMLIMIT", memoryLimit);
+		}
+		return builder.start();
+	}
+
+	/**
+	 * Writes the top entries of a CPU profile, by flat time, as
+	 * {@code go tool pprof -top} prints them.
+	 * @param binary the profiled program
+	 * @param profile the profile
+	 * @param top the text file to write
+	 * @param entries how many entries
+	 * @throws InterruptedException if interrupted while waiting for pprof
+	 */
+	static void profileTop(Path binary, Path profile, Path top, int entries) throws InterruptedException {
+		ProcessBuilder pprof = new ProcessBuilder("go", "tool", "pprof", "-top", "-nodecount=" + entries,
+				binary.toString(), profile.toString())
+			.redirectOutput(top.toFile())
+			.redirectError(ProcessBuilder.Redirect.INHERIT);
+		pprof.environment().put("GOTOOLCHAIN", "local");
+		try {
+			if (pprof.start().waitFor() != 0) {
+				System.out.println("go tool pprof could not read " + profile);
+			}
+		}
+		catch (IOException ex) {
+			System.out.println("go tool pprof could not run: " + ex.getMessage());
+		}
 	}
 
 	/**

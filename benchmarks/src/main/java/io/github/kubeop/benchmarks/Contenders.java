@@ -43,7 +43,10 @@ final class Contenders {
 
 	static final String FABRIC8 = "fabric8";
 
+	/** client-go as its users run it: protobuf for built-in types, its default. */
 	static final String CLIENT_GO = "client-go";
+
+	static final String CLIENT_GO_JSON = "client-go, JSON";
 
 	private Contenders() {
 	}

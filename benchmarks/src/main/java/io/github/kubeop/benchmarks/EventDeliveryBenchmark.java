@@ -19,6 +19,7 @@ package io.github.kubeop.benchmarks;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.StringReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,18 +28,23 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
+import com.google.gson.Gson;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.kubeop.handler.HandlerEndpoint;
@@ -61,25 +67,34 @@ import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.KubeConfig;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 
 /**
- * Events from watch to handler call. Two parts, each contender alternating with the
- * others, several repetitions:
+ * Events from watch to handler call. Two parts; every contender runs in a process of its
+ * own (the Java ones in a fresh JVM with this JVM's flags, client-go as the Go program),
+ * the order of the contenders rotated between repetitions:
  * <ol>
- * <li>Against a real kube-apiserver: ConfigMaps updated at fixed rates (and as fast as
- * eight writers can), each write stamped with its wall-clock time; the handler records
- * the latency from the write to its call, and the events per second it saw.</li>
- * <li>Against {@link ReplayServer}, which streams a recorded list and watch at line rate,
- * so that the client's own limit shows: sustained events per second into a handler that
- * does nothing.</li>
+ * <li>Latency, against a real kube-apiserver: ConfigMaps updated at fixed rates (and as
+ * fast as eight writers can) by writers with their own client in this process, each write
+ * stamped with the time it was scheduled to start, so that a write that waits for a busy
+ * writer counts its wait (no coordinated omission); the handler records the latency from
+ * that time to its call, and the events per second it saw.</li>
+ * <li>Replay, against {@link ReplayServer}, which plays back a recorded list and then
+ * streams a fixed number of MODIFIED events at line rate, in the wire format each client
+ * asks for, so that the client's own limit shows. The same probe for every contender: a
+ * handler that only counts updates; the rate is the events over the time from the first
+ * event's first byte served to the last event handled. The contender's process also
+ * reports the CPU time it spent and the bytes it allocated from its sync to its last
+ * event.</li>
  * </ol>
- * The samples go to {@code benchmarks/results/events.json}.
+ * The samples go to {@code benchmarks/results/events.json}, with a pprof CPU profile of
+ * each client-go replay (its top 20 as text) beside them.
  * <p>
- * Usage:
- * {@code EventDeliveryBenchmark [repetitions] [seconds per rate] [sustained seconds]
+ * Usage: {@code EventDeliveryBenchmark [repetitions] [seconds per rate] [replayed events]
  * [rate...]}; a rate of 0 means as fast as the API server takes writes. The system
- * property {@code contenders} (comma-separated) limits the run to some contenders.
+ * property {@code contenders} (comma-separated) limits the run to some contenders, and
+ * {@code parts} ({@code latency}, {@code replay} or both, the default) to some parts.
  *
  * @author Kubeop authors
  */
@@ -91,66 +106,69 @@ public final class EventDeliveryBenchmark {
 
 	private static final int WRITERS = 8;
 
+	private static final Duration REPLAY_TIMEOUT = Duration.ofMinutes(2);
+
+	private static final String LATENCY_CLIENT = "--latency-client";
+
 	private static final String REPLAY_CLIENT = "--replay-client";
 
-	private static final List<String> CONTENDERS = List.of(Contenders.KUBEOP, Contenders.KUBEOP_HANDLER,
+	private static final String LATENCY_WORKLOAD = "Write to handler, real API server";
+
+	private static final String REPLAY_WORKLOAD = "Replay server";
+
+	static final String CLIENT_GO_JSON = "client-go, JSON";
+
+	static final String CLIENT_GO_PROTOBUF = "client-go, protobuf (its default)";
+
+	static final String CLIENT_GO_JSON_TUNED = "client-go, JSON, GOGC=off + GOMEMLIMIT";
+
+	static final String CLIENT_GO_PROTOBUF_TUNED = "client-go, protobuf, GOGC=off + GOMEMLIMIT";
+
+	private static final List<String> LATENCY_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.KUBEOP_HANDLER,
 			Contenders.CLIENT_JAVA, Contenders.FABRIC8, Contenders.CLIENT_GO);
+
+	// Kubeop's handler path coalesces the updates of a key into one call, so a count of
+	// handler calls cannot be compared with the other contenders' event handlers here
+	private static final List<String> REPLAY_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.CLIENT_JAVA,
+			Contenders.FABRIC8, CLIENT_GO_JSON, CLIENT_GO_PROTOBUF, CLIENT_GO_JSON_TUNED, CLIENT_GO_PROTOBUF_TUNED);
 
 	private EventDeliveryBenchmark() {
 	}
 
 	public static void main(String[] args) throws Exception {
+		if (args.length > 0 && args[0].equals(LATENCY_CLIENT)) {
+			latencyClient(args[1], Path.of(args[2]));
+			return;
+		}
 		if (args.length > 0 && args[0].equals(REPLAY_CLIENT)) {
-			replayClient(args[1], Path.of(args[2]), Integer.parseInt(args[3]));
+			replayClient(args[1], Path.of(args[2]), Long.parseLong(args[3]));
 			return;
 		}
 		int repetitions = (args.length > 0) ? Integer.parseInt(args[0]) : 3;
 		int seconds = (args.length > 1) ? Integer.parseInt(args[1]) : 10;
-		int sustainedSeconds = (args.length > 2) ? Integer.parseInt(args[2]) : 60;
+		long replayedEvents = (args.length > 2) ? Long.parseLong(args[2]) : 200_000;
 		List<Integer> rates = new ArrayList<>();
 		for (int i = 3; i < args.length; i++) {
 			rates.add(Integer.parseInt(args[i]));
 		}
 		if (rates.isEmpty()) {
-			rates = List.of(50, 200, 500, 0);
+			rates = List.of(100, 500, 0);
 		}
 		Results results = new Results("events");
 		Path clientGo = ClientGo.build();
-		List<String> only = List.of(System.getProperty("contenders", String.join(",", CONTENDERS)).split(","));
-		List<String> contenders = CONTENDERS.stream()
-			.filter((name) -> clientGo != null || !name.equals(Contenders.CLIENT_GO))
-			.filter(only::contains)
-			.toList();
+		List<String> only = List.of(System.getProperty("contenders", "").split(","));
+		List<String> parts = List.of(System.getProperty("parts", "latency,replay").split(","));
 		String recordedList;
 		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve())) {
 			ApiClient client = controlPlane.apiClient();
-			client.setReadTimeout(0);
 			populate(client);
-			for (int rate : rates) {
+			List<String> contenders = select(LATENCY_CONTENDERS, only, clientGo);
+			for (int rate : parts.contains("latency") ? rates : List.<Integer>of()) {
 				for (int repetition = 0; repetition < repetitions; repetition++) {
-					for (String contender : contenders) {
-						Subject subject = start(contender, client, controlPlane.kubeconfig(),
-								controlPlane.kubeconfigFile(), clientGo);
-						Window window;
-						double writesPerSecond;
-						try (Writers writers = new Writers(client, rate)) {
-							writers.run(Duration.ofSeconds(2));
-							subject.startWindow();
-							long written = writers.run(Duration.ofSeconds(seconds));
-							subject.mark();
-							writesPerSecond = written / (double) seconds;
-							Thread.sleep(1000);
-							window = subject.finish();
-						}
-						String workload = "Write to handler, real API server";
-						results.add(workload, rate, contender, "writesPerSecond", writesPerSecond);
-						results.add(workload, rate, contender, "eventsPerSecond", window.eventsPerSecond());
-						results.add(workload, rate, contender, "p50Millis", window.p50Micros() / 1000.0);
-						results.add(workload, rate, contender, "p99Millis", window.p99Micros() / 1000.0);
-						System.out.printf(Locale.ROOT,
-								"rate %d %s: %.0f writes/s, %.0f events/s, p50 %.1f ms, p99 %.1f ms%n", rate, contender,
-								writesPerSecond, window.eventsPerSecond(), window.p50Micros() / 1000.0,
-								window.p99Micros() / 1000.0);
+					List<String> order = new ArrayList<>(contenders);
+					Collections.rotate(order, -(repetition + rates.indexOf(rate)));
+					for (String contender : order) {
+						latency(results, contender, rate, seconds, controlPlane, clientGo);
 					}
 				}
 			}
@@ -160,109 +178,260 @@ public final class EventDeliveryBenchmark {
 				recordedList = response.body().string();
 			}
 		}
-		try (ReplayServer server = ReplayServer.start(NAMESPACE,
-				JsonParser.parseString(recordedList).getAsJsonObject())) {
-			Path kubeconfig = server.writeKubeconfig(Files.createTempDirectory("replay"));
-			for (int repetition = 0; repetition < repetitions; repetition++) {
-				for (String contender : contenders) {
-					long served = server.eventsWritten();
-					long started = System.nanoTime();
-					Window window = contender.equals(Contenders.CLIENT_GO)
-							? replay(goProgram(clientGo, kubeconfig), sustainedSeconds)
-							: replayInChildJvm(contender, kubeconfig, sustainedSeconds);
-					double servedPerSecond = (server.eventsWritten() - served) * 1e9 / (System.nanoTime() - started);
-					String workload = "Sustained, replay server";
-					results.add(workload, 0, contender, "eventsPerSecond", window.eventsPerSecond());
-					results.add(workload, 0, contender, "servedPerSecond", servedPerSecond);
-					results.add(workload, 0, contender, "completed", window.completed() ? 1 : 0);
-					System.out.printf(Locale.ROOT, "replay %s: %.0f events/s%s%n", contender, window.eventsPerSecond(),
-							window.completed() ? "" : " (failed after " + window.elapsedMicros() / 1_000_000 + " s)");
+		results.environment()
+			.put("eventsWorkload", "writers with their own ApiClient in the harness's JVM, each contender in a "
+					+ "process of its own, contender order rotated between repetitions");
+		try (ReplayServer server = ReplayServer.start(NAMESPACE, JsonParser.parseString(recordedList).getAsJsonObject(),
+				clientGo)) {
+			Path directory = Files.createTempDirectory("replay");
+			Path kubeconfig = server.writeKubeconfig(directory);
+			List<String> contenders = select(REPLAY_CONTENDERS, only, clientGo);
+			for (int repetition = 0; repetition < (parts.contains("replay") ? repetitions : 0); repetition++) {
+				List<String> order = new ArrayList<>(contenders);
+				Collections.rotate(order, -repetition);
+				for (String contender : order) {
+					boolean lastRepetition = repetition == repetitions - 1;
+					replay(results, contender, server, kubeconfig, replayedEvents, clientGo, lastRepetition);
 				}
 			}
+			results.environment()
+				.put("replay", replayedEvents + " MODIFIED events of " + OBJECTS
+						+ " ConfigMaps per sample; JSON, or protobuf to a client that asks for it; fabric8 watches "
+						+ "over a WebSocket, its default, answered with 101 and one event per text message");
+			results.environment().put("clientGoTuned", "GOGC=off GOMEMLIMIT=" + goMemoryLimit());
 		}
 		results.write(Path.of("benchmarks", "results"));
 	}
 
+	private static List<String> select(List<String> contenders, List<String> only, Path clientGo) {
+		return contenders.stream()
+			.filter((name) -> clientGo != null || !name.startsWith(Contenders.CLIENT_GO))
+			.filter((name) -> only.equals(List.of("")) || only.contains(name))
+			.toList();
+	}
+
 	/**
-	 * Runs one Java contender against the replay server in a JVM of its own, with this
-	 * JVM's flags, so that one that runs out of heap cannot take the others down.
+	 * One latency sample: starts the contender, writes for two seconds to warm it up,
+	 * then for the measured window, and collects what it saw.
 	 */
-	private static Window replayInChildJvm(String contender, Path kubeconfig, int seconds) throws Exception {
+	private static void latency(Results results, String contender, int rate, int seconds,
+			LocalControlPlane controlPlane, Path clientGo) throws Exception {
+		Path kubeconfig = controlPlane.kubeconfigFile();
+		ClientGo.Events subject = contender.equals(Contenders.CLIENT_GO)
+				? ClientGo.events(clientGo, kubeconfig, NAMESPACE)
+				: ClientGo.events(javaChild(LATENCY_CLIENT, contender, kubeconfig.toString()));
+		JsonObject result;
+		double writesPerSecond;
+		try (Writers writers = new Writers(controlPlane.apiClient(), rate)) {
+			writers.run(Duration.ofSeconds(2));
+			subject.start();
+			long written = writers.run(Duration.ofSeconds(seconds));
+			subject.mark();
+			writesPerSecond = written / (double) seconds;
+			// the last writes' events are still on their way
+			Thread.sleep(1000);
+			result = subject.finish();
+		}
+		JsonObject latency = result.getAsJsonObject("latencyMicros");
+		double eventsPerSecond = result.get("events").getAsLong() * 1000.0
+				/ Math.max(1, result.get("elapsedMillis").getAsLong());
+		double p50 = latency.has("p50") ? latency.get("p50").getAsLong() / 1000.0 : 0;
+		double p99 = latency.has("p99") ? latency.get("p99").getAsLong() / 1000.0 : 0;
+		results.add(LATENCY_WORKLOAD, rate, contender, "writesPerSecond", writesPerSecond);
+		results.add(LATENCY_WORKLOAD, rate, contender, "eventsPerSecond", eventsPerSecond);
+		results.add(LATENCY_WORKLOAD, rate, contender, "p50Millis", p50);
+		results.add(LATENCY_WORKLOAD, rate, contender, "p99Millis", p99);
+		System.out.printf(Locale.ROOT, "rate %d %s: %.0f writes/s, %.0f events/s, p50 %.1f ms, p99 %.1f ms%n", rate,
+				contender, writesPerSecond, eventsPerSecond, p50, p99);
+	}
+
+	/**
+	 * One replay sample: arms the server, runs the contender until it has handled every
+	 * event, and records its rate, CPU time and allocation per event.
+	 */
+	private static void replay(Results results, String contender, ReplayServer server, Path kubeconfig, long events,
+			Path clientGo, boolean profile) throws Exception {
+		server.arm(events);
+		Process process;
+		Path cpuProfile = null;
+		if (contender.startsWith(Contenders.CLIENT_GO)) {
+			if (profile) {
+				cpuProfile = Path.of("benchmarks", "results", "replay-" + slug(contender) + ".pprof").toAbsolutePath();
+				Files.createDirectories(cpuProfile.getParent());
+			}
+			process = ClientGo.replay(clientGo, kubeconfig, NAMESPACE, events, REPLAY_TIMEOUT,
+					contender.contains("JSON"), contender.contains("GOMEMLIMIT") ? goMemoryLimit() : null, cpuProfile);
+		}
+		else {
+			process = javaChild(REPLAY_CLIENT, contender, kubeconfig.toString(), Long.toString(events));
+		}
+		JsonObject result = lastJsonLine(contender, process);
+		long first = server.firstEventMicros();
+		results.environment().put("watch: " + contender, server.lastWatchFormat());
+		boolean completed = result != null && result.get("completed").getAsBoolean() && first > 0;
+		String workload = REPLAY_WORKLOAD;
+		results.add(workload, events, contender, "completed", completed ? 1 : 0);
+		if (!completed) {
+			System.out.printf(Locale.ROOT, "replay %s: did not handle all %d events (%s)%n", contender, events,
+					(result != null) ? result.get("events").getAsLong() + " handled" : "no result");
+			return;
+		}
+		if (result.has("goVersion")) {
+			results.environment()
+				.put("clientGo", result.get("goVersion").getAsString() + ", GOMAXPROCS="
+						+ result.get("gomaxprocs").getAsInt() + ", GOGC default (100) unless stated");
+		}
+		double seconds = (result.get("lastEventMicros").getAsLong() - first) / 1e6;
+		double eventsPerSecond = events / seconds;
+		double cpuMicrosPerEvent = result.get("cpuNanos").getAsLong() / 1000.0 / events;
+		double allocatedBytes = result.get("allocatedBytes").getAsDouble();
+		results.add(workload, events, contender, "eventsPerSecond", eventsPerSecond);
+		results.add(workload, events, contender, "cpuMicrosPerEvent", cpuMicrosPerEvent);
+		results.add(workload, events, contender, "allocatedBytesPerEvent", allocatedBytes / events);
+		results.add(workload, events, contender, "allocationMiBPerSecond", allocatedBytes / (1 << 20) / seconds);
+		System.out.printf(Locale.ROOT,
+				"replay %s (%s): %.0f events/s, %.1f µs CPU per event, %.0f bytes allocated per event, %.0f MiB/s%n",
+				contender, server.lastWatchFormat(), eventsPerSecond, cpuMicrosPerEvent, allocatedBytes / events,
+				allocatedBytes / (1 << 20) / seconds);
+		if (cpuProfile != null) {
+			Path top = cpuProfile.resolveSibling("replay-" + slug(contender) + "-pprof-top20.txt");
+			ClientGo.profileTop(clientGo, cpuProfile, top, 20);
+		}
+	}
+
+	/**
+	 * The Go contenders' memory limit with GOGC=off: the Java contenders' maximum heap,
+	 * so that both runtimes may use the same heap before they must collect.
+	 */
+	private static String goMemoryLimit() {
+		return (Runtime.getRuntime().maxMemory() >> 20) + "MiB";
+	}
+
+	private static String slug(String contender) {
+		return contender.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("(^-|-$)", "");
+	}
+
+	/**
+	 * Starts a Java contender in a fresh JVM with this JVM's flags.
+	 */
+	private static Process javaChild(String... arguments) throws IOException {
 		List<String> command = new ArrayList<>();
 		command.add(ProcessHandle.current().info().command().orElse("java"));
 		command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
 		command.add("-XX:+ExitOnOutOfMemoryError");
-		command.addAll(List.of("-cp", System.getProperty("java.class.path"), EventDeliveryBenchmark.class.getName(),
-				REPLAY_CLIENT, contender, kubeconfig.toString(), Integer.toString(seconds)));
-		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-		Window last = new Window(0, 0, 0, 0, false);
+		command.addAll(List.of("-cp", System.getProperty("java.class.path"), EventDeliveryBenchmark.class.getName()));
+		command.addAll(List.of(arguments));
+		return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+	}
+
+	/**
+	 * Reads a contender's output to its end and returns the last JSON line, or
+	 * {@code null} if it printed none; other lines are passed on to standard error.
+	 */
+	private static JsonObject lastJsonLine(String contender, Process process) throws Exception {
+		JsonObject last = null;
 		try (BufferedReader output = new BufferedReader(
 				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
 			String line;
 			while ((line = output.readLine()) != null) {
-				if (!line.startsWith("{\"events\"")) {
-					System.err.println(contender + ": " + line);
-					continue;
+				if (line.startsWith("{") && line.contains("\"completed\"")) {
+					last = JsonParser.parseString(line).getAsJsonObject();
 				}
-				JsonObject window = JsonParser.parseString(line).getAsJsonObject();
-				last = new Window(window.get("events").getAsLong(), window.get("elapsedMicros").getAsLong(), 0, 0,
-						window.get("completed").getAsBoolean());
+				else {
+					System.err.println(contender + ": " + line);
+				}
 			}
 		}
-		process.waitFor();
+		if (!process.waitFor(1, TimeUnit.MINUTES)) {
+			process.destroyForcibly();
+		}
 		return last;
 	}
 
 	/**
-	 * The child side of {@link #replayInChildJvm}: reports its progress every second,
-	 * then the measured window.
+	 * The child side of a latency sample, speaking the Go program's events protocol:
+	 * prints {@code {"synced":true}}, starts the window at the first line on standard
+	 * input, marks its end at the second, and prints what it saw when standard input
+	 * closes.
 	 */
-	private static void replayClient(String contender, Path kubeconfig, int seconds) throws Exception {
-		String config = Files.readString(kubeconfig);
-		String server = config.lines()
-			.filter((line) -> line.trim().startsWith("server:"))
-			.findFirst()
-			.orElseThrow()
-			.trim()
-			.substring("server:".length())
-			.trim();
-		ApiClient client = new ClientBuilder().setBasePath(server).build();
-		client.setReadTimeout(0);
-		Subject subject = start(contender, client, config, kubeconfig, null);
-		Window window = replay(subject, seconds, (progress) -> System.out.println(progress.toJson()));
-		System.out.println(window.toJson());
+	private static void latencyClient(String contender, Path kubeconfig) throws Exception {
+		String config = Files.readString(kubeconfig, StandardCharsets.UTF_8);
+		Recorder recorder = new Recorder();
+		inform(contender, client(config), config, recorder::record);
+		System.out.println("{\"synced\":true}");
+		System.out.flush();
+		BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+		int lines = 0;
+		while (input.readLine() != null) {
+			if (lines++ == 0) {
+				recorder.startWindow();
+			}
+			else {
+				recorder.mark();
+			}
+		}
+		System.out.println(new Gson().toJson(recorder.result()));
+		System.out.flush();
+		// informer threads are not daemons in every client
 		System.exit(0);
 	}
 
-	private static Window replay(Subject subject, int seconds) throws Exception {
-		return replay(subject, seconds, (progress) -> {
+	/**
+	 * The child side of a replay sample: counts updates until it has seen all it was told
+	 * to expect, then prints the time of the last one and the CPU time and heap
+	 * allocation since the informer synced.
+	 */
+	private static void replayClient(String contender, Path kubeconfig, long events) throws Exception {
+		String config = Files.readString(kubeconfig, StandardCharsets.UTF_8);
+		AtomicLong handled = new AtomicLong();
+		AtomicLong lastEventMicros = new AtomicLong();
+		CountDownLatch done = new CountDownLatch(1);
+		inform(contender, client(config), config, (annotations) -> {
+			if (handled.incrementAndGet() == events) {
+				lastEventMicros.set(nowMicros());
+				done.countDown();
+			}
 		});
+		com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
+			.getOperatingSystemMXBean();
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+		long cpuBefore = os.getProcessCpuTime();
+		long allocatedBefore = threads.getTotalThreadAllocatedBytes();
+		boolean completed = done.await(REPLAY_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+		long cpu = os.getProcessCpuTime() - cpuBefore;
+		long allocated = threads.getTotalThreadAllocatedBytes() - allocatedBefore;
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("events", handled.get());
+		result.put("lastEventMicros", completed ? lastEventMicros.get() : nowMicros());
+		result.put("cpuNanos", cpu);
+		result.put("allocatedBytes", allocated);
+		result.put("completed", completed);
+		System.out.println(new Gson().toJson(result));
+		System.out.flush();
+		System.exit(0);
 	}
 
-	private static Window replay(Subject subject, int seconds, Consumer<Window> progress) throws Exception {
-		Thread.sleep(2000);
-		subject.startWindow();
-		for (int second = 0; second < seconds; second++) {
-			Thread.sleep(1000);
-			progress.accept(subject.progress());
-		}
-		subject.mark();
-		return subject.finish();
+	private static ApiClient client(String kubeconfig) throws IOException {
+		ApiClient client = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(new StringReader(kubeconfig))).build();
+		client.setReadTimeout(0);
+		return client;
 	}
 
 	private static void populate(ApiClient client) throws Exception {
 		CoreV1Api api = new CoreV1Api(client);
 		api.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(NAMESPACE))).execute();
 		for (int i = 0; i < OBJECTS; i++) {
-			api.createNamespacedConfigMap(NAMESPACE, configMap(i)).execute();
+			api.createNamespacedConfigMap(NAMESPACE, configMap(i, nowMicros())).execute();
 		}
 	}
 
-	private static V1ConfigMap configMap(int index) {
+	private static V1ConfigMap configMap(int index, long writtenAtMicros) {
 		return new V1ConfigMap()
-			.metadata(new V1ObjectMeta().name("settings-" + index)
-				.labels(Map.of("app", "benchmark", "tier", "settings"))
-				.annotations(Map.of("example.com/owner", "team-a", Payloads.WRITTEN_AT, Long.toString(nowMicros()))))
+			.metadata(
+					new V1ObjectMeta().name("settings-" + index)
+						.labels(Map.of("app", "benchmark", "tier", "settings"))
+						.annotations(Map.of("example.com/owner", "team-a", Payloads.WRITTEN_AT,
+								Long.toString(writtenAtMicros))))
 			.data(Map.of("payload", "x".repeat(1024), "mode", "fast"));
 	}
 
@@ -271,63 +440,56 @@ public final class EventDeliveryBenchmark {
 		return TimeUnit.SECONDS.toMicros(now.getEpochSecond()) + now.getNano() / 1000;
 	}
 
-	private static Subject start(String contender, ApiClient client, String kubeconfig, Path kubeconfigFile,
-			Path clientGo) throws Exception {
-		return switch (contender) {
-			case Contenders.KUBEOP -> kubeop(client, false);
-			case Contenders.KUBEOP_HANDLER -> kubeop(client, true);
-			case Contenders.CLIENT_JAVA -> official(client);
-			case Contenders.FABRIC8 -> fabric8(kubeconfig);
-			default -> goProgram(clientGo, kubeconfigFile);
-		};
+	/**
+	 * Starts the contender's informer on the ConfigMaps of the namespace, as its users
+	 * run it, with a handler that passes every update's annotations on, and waits until
+	 * it has synced.
+	 */
+	private static void inform(String contender, ApiClient client, String kubeconfig,
+			Consumer<Map<String, String>> updated) {
+		switch (contender) {
+			case Contenders.KUBEOP -> kubeop(client, false, updated);
+			case Contenders.KUBEOP_HANDLER -> kubeop(client, true, updated);
+			case Contenders.CLIENT_JAVA -> official(client, updated);
+			case Contenders.FABRIC8 -> fabric8(kubeconfig, updated);
+			default -> throw new IllegalArgumentException("Unknown contender " + contender);
+		}
 	}
 
-	private static Subject kubeop(ApiClient client, boolean handlerPath) {
-		Recorder recorder = new Recorder();
+	private static void kubeop(ApiClient client, boolean handlerPath, Consumer<Map<String, String>> updated) {
 		InformerRegistry registry = new InformerRegistry(client);
 		ResourceInformer<V1ConfigMap> informer = registry
 			.informer(InformerSpec.of("settings", "v1", "ConfigMap", V1ConfigMap.class).withNamespaces(NAMESPACE));
-		HandlerRegistrar handlers = null;
 		if (handlerPath) {
-			handlers = new HandlerRegistrar(registry, List.of("events"), Duration.ZERO,
+			HandlerRegistrar handlers = new HandlerRegistrar(registry, List.of("events"), Duration.ZERO,
 					(name) -> new DefaultRateLimitingQueue<>(name, RateLimiters.defaultControllerRateLimiter()),
 					(name) -> 1, HandlerObserver.NONE);
 			handlers.register(HandlerEndpoint.builder("events", V1ConfigMap.class)
 				.informer("settings")
-				.onUpdate((old, configMap) -> recorder.record(configMap.getMetadata().getAnnotations()))
+				.onUpdate((old, configMap) -> updated.accept(configMap.getMetadata().getAnnotations()))
 				.build());
 			handlers.startWorkers();
 		}
 		else {
-			informer.addEventHandler(recorder.updates());
+			informer.addEventHandler(updates(updated));
 		}
 		registry.start();
 		registry.awaitSync(Duration.ofMinutes(1));
-		HandlerRegistrar started = handlers;
-		return recorder.subject(() -> {
-			if (started != null) {
-				started.shutdown(Duration.ofSeconds(5));
-			}
-			registry.stop();
-		});
 	}
 
-	private static Subject official(ApiClient client) {
-		Recorder recorder = new Recorder();
+	private static void official(ApiClient client, Consumer<Map<String, String>> updated) {
 		SharedInformerFactory factory = new SharedInformerFactory(client);
 		SharedIndexInformer<V1ConfigMap> informer = factory.sharedIndexInformerFor(
 				new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client),
 				V1ConfigMap.class, 0, NAMESPACE);
-		informer.addEventHandler(recorder.updates());
+		informer.addEventHandler(updates(updated));
 		factory.startAllRegisteredInformers();
 		while (!informer.hasSynced()) {
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
 		}
-		return recorder.subject(() -> factory.stopAllRegisteredInformers(true));
 	}
 
-	private static Subject fabric8(String kubeconfig) {
-		Recorder recorder = new Recorder();
+	private static void fabric8(String kubeconfig, Consumer<Map<String, String>> updated) {
 		io.fabric8.kubernetes.client.KubernetesClient client = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
 			.withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(kubeconfig))
 			.build();
@@ -343,7 +505,7 @@ public final class EventDeliveryBenchmark {
 				@Override
 				public void onUpdate(io.fabric8.kubernetes.api.model.ConfigMap oldObj,
 						io.fabric8.kubernetes.api.model.ConfigMap newObj) {
-					recorder.record(newObj.getMetadata().getAnnotations());
+					updated.accept(newObj.getMetadata().getAnnotations());
 				}
 
 				@Override
@@ -352,97 +514,35 @@ public final class EventDeliveryBenchmark {
 
 			}, 0);
 		while (!informer.hasSynced()) {
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
 		}
-		return recorder.subject(() -> {
-			informer.stop();
-			client.close();
-		});
 	}
 
-	private static Subject goProgram(Path binary, Path kubeconfig) throws IOException {
-		ClientGo.Events events = ClientGo.events(binary, kubeconfig, NAMESPACE);
-		return new Subject() {
+	/**
+	 * Returns a client-java handler that passes every update's annotations on.
+	 */
+	private static ResourceEventHandler<V1ConfigMap> updates(Consumer<Map<String, String>> updated) {
+		return new ResourceEventHandler<>() {
 
 			@Override
-			public void startWindow() throws IOException {
-				events.start();
+			public void onAdd(V1ConfigMap obj) {
 			}
 
 			@Override
-			public void mark() throws IOException {
-				events.mark();
+			public void onUpdate(V1ConfigMap oldObj, V1ConfigMap newObj) {
+				updated.accept(newObj.getMetadata().getAnnotations());
 			}
 
 			@Override
-			public Window finish() throws Exception {
-				JsonObject result = events.finish();
-				JsonObject latency = result.getAsJsonObject("latencyMicros");
-				return new Window(result.get("events").getAsLong(), result.get("elapsedMillis").getAsLong() * 1000,
-						latency.has("p50") ? latency.get("p50").getAsLong() : 0,
-						latency.has("p99") ? latency.get("p99").getAsLong() : 0, true);
-			}
-
-			@Override
-			public Window progress() {
-				return new Window(0, 0, 0, 0, false);
+			public void onDelete(V1ConfigMap obj, boolean deletedFinalStateUnknown) {
 			}
 
 		};
 	}
 
 	/**
-	 * A running contender.
-	 */
-	private interface Subject {
-
-		/**
-		 * Starts the measured window: counters and latencies reset.
-		 */
-		void startWindow() throws IOException;
-
-		/**
-		 * Ends the counted window; latencies are still taken until {@link #finish()}.
-		 */
-		void mark() throws IOException;
-
-		/**
-		 * Returns what the contender saw so far in the window, as an incomplete window.
-		 */
-		Window progress();
-
-		/**
-		 * Stops the contender and returns what it saw.
-		 */
-		Window finish() throws Exception;
-
-	}
-
-	/**
-	 * What a contender saw in the measured window.
-	 *
-	 * @param events the handler calls in the window
-	 * @param elapsedMicros the window's length
-	 * @param p50Micros the median latency from write to handler call
-	 * @param p99Micros the 99th percentile of that latency
-	 * @param completed whether the contender ran the whole window
-	 */
-	private record Window(long events, long elapsedMicros, long p50Micros, long p99Micros, boolean completed) {
-
-		double eventsPerSecond() {
-			return (this.elapsedMicros > 0) ? this.events * 1e6 / this.elapsedMicros : 0;
-		}
-
-		String toJson() {
-			return "{\"events\":" + this.events + ",\"elapsedMicros\":" + this.elapsedMicros + ",\"completed\":"
-					+ this.completed + "}";
-		}
-
-	}
-
-	/**
-	 * Counts handler calls and the latency of each from its write, for the Java
-	 * contenders.
+	 * Counts handler calls in a window and the latency of each from its write's scheduled
+	 * time, in a latency child.
 	 */
 	private static final class Recorder {
 
@@ -452,6 +552,8 @@ public final class EventDeliveryBenchmark {
 
 		private final AtomicInteger events = new AtomicInteger();
 
+		private volatile boolean counting;
+
 		private volatile long started = System.nanoTime();
 
 		private volatile long markedEvents = -1;
@@ -460,6 +562,9 @@ public final class EventDeliveryBenchmark {
 
 		void record(Map<String, String> annotations) {
 			long now = nowMicros();
+			if (!this.counting) {
+				return;
+			}
 			this.events.incrementAndGet();
 			String written = (annotations != null) ? annotations.get(Payloads.WRITTEN_AT) : null;
 			if (written != null) {
@@ -470,69 +575,45 @@ public final class EventDeliveryBenchmark {
 			}
 		}
 
-		/**
-		 * Returns a handler that records every update.
-		 */
-		ResourceEventHandler<V1ConfigMap> updates() {
-			return new ResourceEventHandler<>() {
-
-				@Override
-				public void onAdd(V1ConfigMap obj) {
-				}
-
-				@Override
-				public void onUpdate(V1ConfigMap oldObj, V1ConfigMap newObj) {
-					record(newObj.getMetadata().getAnnotations());
-				}
-
-				@Override
-				public void onDelete(V1ConfigMap obj, boolean deletedFinalStateUnknown) {
-				}
-
-			};
+		void startWindow() {
+			this.events.set(0);
+			this.samples.set(0);
+			this.started = System.nanoTime();
+			this.counting = true;
 		}
 
-		Subject subject(Runnable stop) {
-			return new Subject() {
+		void mark() {
+			this.markedNanos = System.nanoTime() - this.started;
+			this.markedEvents = this.events.get();
+		}
 
-				@Override
-				public void startWindow() {
-					Recorder.this.events.set(0);
-					Recorder.this.samples.set(0);
-					Recorder.this.started = System.nanoTime();
-				}
-
-				@Override
-				public void mark() {
-					Recorder.this.markedNanos = System.nanoTime() - Recorder.this.started;
-					Recorder.this.markedEvents = Recorder.this.events.get();
-				}
-
-				@Override
-				public Window progress() {
-					return new Window(Recorder.this.events.get(), (System.nanoTime() - Recorder.this.started) / 1000, 0,
-							0, false);
-				}
-
-				@Override
-				public Window finish() {
-					stop.run();
-					int count = Math.min(Recorder.this.samples.get(), Recorder.this.latencies.length);
-					long[] sorted = Arrays.copyOf(Recorder.this.latencies, count);
-					Arrays.sort(sorted);
-					return new Window(Recorder.this.markedEvents, Recorder.this.markedNanos / 1000,
-							(count > 0) ? sorted[(int) (0.50 * (count - 1))] : 0,
-							(count > 0) ? sorted[(int) (0.99 * (count - 1))] : 0, true);
-				}
-
-			};
+		/**
+		 * Returns the window's figures in the Go program's format.
+		 */
+		Map<String, Object> result() {
+			int count = Math.min(this.samples.get(), this.latencies.length);
+			long[] sorted = Arrays.copyOf(this.latencies, count);
+			Arrays.sort(sorted);
+			Map<String, Object> latency = new LinkedHashMap<>();
+			if (count > 0) {
+				latency.put("p50", sorted[(int) (0.50 * (count - 1))]);
+				latency.put("p99", sorted[(int) (0.99 * (count - 1))]);
+				latency.put("samples", count);
+			}
+			Map<String, Object> result = new LinkedHashMap<>();
+			result.put("events", (this.markedEvents >= 0) ? this.markedEvents : this.events.get());
+			result.put("elapsedMillis", TimeUnit.NANOSECONDS.toMillis(this.markedNanos));
+			result.put("latencyMicros", latency);
+			return result;
 		}
 
 	}
 
 	/**
 	 * Writers that update the ConfigMaps round robin at a fixed rate, or as fast as they
-	 * can when the rate is 0, each write stamped with the time it is sent.
+	 * can when the rate is 0. A fixed-rate write is stamped with the time it was
+	 * scheduled to start, so that time spent waiting for a free writer counts in its
+	 * latency; an as-fast-as-possible write is stamped when it starts.
 	 */
 	private static final class Writers implements AutoCloseable {
 
@@ -553,7 +634,9 @@ public final class EventDeliveryBenchmark {
 		 * Writes for a while and returns how many writes completed in that time.
 		 */
 		long run(Duration duration) throws Exception {
-			long end = System.nanoTime() + duration.toNanos();
+			long start = System.nanoTime();
+			long startMicros = nowMicros();
+			long end = start + duration.toNanos();
 			AtomicInteger completed = new AtomicInteger();
 			List<Future<?>> pending = new ArrayList<>();
 			if (this.rate == 0) {
@@ -561,7 +644,7 @@ public final class EventDeliveryBenchmark {
 				for (int i = 0; i < WRITERS; i++) {
 					pending.add(this.executor.submit(() -> {
 						while (System.nanoTime() < end && !stop.get()) {
-							write();
+							write(nowMicros());
 							completed.incrementAndGet();
 						}
 						return null;
@@ -570,11 +653,12 @@ public final class EventDeliveryBenchmark {
 			}
 			else {
 				long period = TimeUnit.SECONDS.toNanos(1) / this.rate;
-				long next = System.nanoTime();
+				long next = start;
 				while (next < end) {
 					LockSupport.parkNanos(next - System.nanoTime());
+					long scheduledMicros = startMicros + (next - start) / 1000;
 					pending.add(this.executor.submit(() -> {
-						write();
+						write(scheduledMicros);
 						if (System.nanoTime() < end) {
 							completed.incrementAndGet();
 						}
@@ -589,9 +673,10 @@ public final class EventDeliveryBenchmark {
 			return completed.get();
 		}
 
-		private void write() throws Exception {
+		private void write(long writtenAtMicros) throws Exception {
 			int index = Math.floorMod(this.next.getAndIncrement(), OBJECTS);
-			this.api.replaceNamespacedConfigMap("settings-" + index, NAMESPACE, configMap(index)).execute();
+			this.api.replaceNamespacedConfigMap("settings-" + index, NAMESPACE, configMap(index, writtenAtMicros))
+				.execute();
 		}
 
 		@Override

@@ -118,8 +118,10 @@ public final class HandlerOverheadBenchmark {
 		String recordedList = record(objects);
 		String workload = String.format(Locale.ROOT, "MODIFIED events of %,d ConfigMaps, replay server", objects);
 		List<String> contenders = new ArrayList<>(List.of(NO_HANDLER, RAW_HANDLER, KUBEOP_HANDLER));
-		try (ReplayServer server = ReplayServer.start(NAMESPACE,
-				JsonParser.parseString(recordedList).getAsJsonObject())) {
+		try (ReplayServer server = ReplayServer.start(NAMESPACE, JsonParser.parseString(recordedList).getAsJsonObject(),
+				null)) {
+			// an endless stream: every sample reads until its windows are over
+			server.arm(Long.MAX_VALUE);
 			for (int repetition = 0; repetition < repetitions; repetition++) {
 				List<String> order = new ArrayList<>(contenders);
 				Collections.rotate(order, -repetition);

@@ -100,7 +100,7 @@ public final class InformerSyncBenchmark {
 	 * is set), to keep the scenario within its time: those the targets compare.
 	 */
 	private static final List<String> LARGEST_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.CLIENT_JAVA_STRIP,
-			Contenders.CLIENT_GO, Contenders.CLIENT_GO_STRIP);
+			Contenders.CLIENT_GO, Contenders.CLIENT_GO_JSON, Contenders.CLIENT_GO_STRIP);
 
 	/** Contenders whose heap is sampled during the initial list and a relist. */
 	private static final List<String> PEAK_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.CLIENT_JAVA);
@@ -153,6 +153,7 @@ public final class InformerSyncBenchmark {
 		List<String> contenders = new ArrayList<>(JAVA_CONTENDERS);
 		if (clientGo != null) {
 			contenders.add(Contenders.CLIENT_GO);
+			contenders.add(Contenders.CLIENT_GO_JSON);
 			contenders.add(Contenders.CLIENT_GO_STRIP);
 		}
 		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve(),
@@ -196,9 +197,10 @@ public final class InformerSyncBenchmark {
 							JsonObject sample;
 							try {
 								sample = switch (contender) {
-									case Contenders.CLIENT_GO, Contenders.CLIENT_GO_STRIP ->
+									case Contenders.CLIENT_GO, Contenders.CLIENT_GO_JSON, Contenders.CLIENT_GO_STRIP ->
 										ClientGo.sync(clientGo, controlPlane.kubeconfigFile(), namespace,
-												workload.plural, contender.equals(Contenders.CLIENT_GO_STRIP), results);
+												workload.plural, contender.equals(Contenders.CLIENT_GO_STRIP),
+												contender.equals(Contenders.CLIENT_GO_JSON), results);
 									default -> probe(controlPlane, namespace, workload.plural, contender, count, false);
 								};
 							}
@@ -288,6 +290,12 @@ public final class InformerSyncBenchmark {
 		command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
 		// a contender that runs out of heap ends its JVM rather than never syncing
 		command.add("-XX:+ExitOnOutOfMemoryError");
+		if (contender.equals(Contenders.KUBEOP_KEEP_ALL)) {
+			// client-java's Gson drops metadata.managedFields while decoding unless told
+			// otherwise (V1MetadataExclusionStrategy): without this, "nothing stripped"
+			// would cache no managedFields either
+			command.add("-Dkubernetes.client.includeManagedFields=true");
+		}
 		command.addAll(List.of("-cp", System.getProperty("java.class.path"), SyncProbe.class.getName(),
 				controlPlane.kubeconfigFile().toString(), namespace, plural, contender, Integer.toString(count)));
 		if (peak) {

@@ -91,22 +91,35 @@ final class ClientGo {
 			if (json) {
 				command.addAll(List.of("-content-type", "json"));
 			}
-			Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-			if (process.waitFor() != 0) {
-				throw new IllegalStateException("client-go program failed");
-			}
-			JsonObject result = JsonParser.parseString(output).getAsJsonObject();
-			results.environment()
-				.put("clientGo",
-						result.get("goVersion").getAsString() + ", GOMAXPROCS=" + result.get("gomaxprocs").getAsInt()
-								+ ", GOGC=" + (result.get("gogc").getAsString().isEmpty() ? "default (100)"
-										: result.get("gogc").getAsString()));
-			return result;
+			return run(command, results);
 		}
 		catch (IOException | InterruptedException ex) {
 			throw new IllegalStateException("Could not run " + binary, ex);
 		}
+	}
+
+	/**
+	 * Runs the program once to its end and returns the figures it printed, recording the
+	 * Go runtime's settings it reports.
+	 * @param command the program and its arguments
+	 * @param results where the Go runtime's settings are recorded
+	 * @return the program's figures
+	 * @throws IOException if it cannot be started
+	 * @throws InterruptedException if interrupted while it runs
+	 */
+	static JsonObject run(List<String> command, Results results) throws IOException, InterruptedException {
+		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+		if (process.waitFor() != 0) {
+			throw new IllegalStateException("client-go program failed: " + output);
+		}
+		JsonObject result = JsonParser.parseString(output).getAsJsonObject();
+		results.environment()
+			.put("clientGo",
+					result.get("goVersion").getAsString() + ", GOMAXPROCS=" + result.get("gomaxprocs").getAsInt()
+							+ ", GOGC=" + (result.get("gogc").getAsString().isEmpty() ? "default (100)"
+									: result.get("gogc").getAsString()));
+		return result;
 	}
 
 	/**

@@ -16,7 +16,6 @@
 
 package io.github.kubeop.benchmarks;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -111,20 +110,7 @@ public final class ManyInformersBenchmark {
 	 * Runs the client-go program's {@code -mode many} once.
 	 */
 	private static JsonObject clientGo(Path binary, Path kubeconfig, Results results) throws Exception {
-		Process process = new ProcessBuilder(binary.toString(), "-kubeconfig", kubeconfig.toString(), "-mode", "many")
-			.redirectError(ProcessBuilder.Redirect.INHERIT)
-			.start();
-		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-		if (process.waitFor() != 0) {
-			throw new IllegalStateException("client-go program failed: " + output);
-		}
-		JsonObject result = JsonParser.parseString(output).getAsJsonObject();
-		results.environment()
-			.put("clientGo",
-					result.get("goVersion").getAsString() + ", GOMAXPROCS=" + result.get("gomaxprocs").getAsInt()
-							+ ", GOGC=" + (result.get("gogc").getAsString().isEmpty() ? "default (100)"
-									: result.get("gogc").getAsString()));
-		return result;
+		return ClientGo.run(List.of(binary.toString(), "-kubeconfig", kubeconfig.toString(), "-mode", "many"), results);
 	}
 
 	private static void populate(ApiClient client, int pods) throws Exception {

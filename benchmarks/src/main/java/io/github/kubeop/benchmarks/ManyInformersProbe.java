@@ -34,7 +34,6 @@ import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ResourceInformer;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
@@ -178,7 +177,7 @@ public final class ManyInformersProbe {
 		String apiVersion = kind.group().isEmpty() ? kind.version() : kind.group() + "/" + kind.version();
 		ResourceInformer<T> informer = registry
 			.informer(InformerSpec.of(kind.plural(), apiVersion, kind.kind(), kind.type()));
-		informer.addEventHandler(new NoOp<>());
+		informer.addEventHandler(new NoOpHandler<>());
 		return informer;
 	}
 
@@ -197,7 +196,7 @@ public final class ManyInformersProbe {
 			SharedInformerFactory factory, ApiClient client, Kind<T, L> kind) {
 		SharedIndexInformer<T> informer = factory.sharedIndexInformerFor(new GenericKubernetesApi<>(kind.type(),
 				kind.listType(), kind.group(), kind.version(), kind.plural(), client), kind.type(), 0);
-		informer.addEventHandler(new NoOp<>());
+		informer.addEventHandler(new NoOpHandler<>());
 		return informer;
 	}
 
@@ -241,22 +240,6 @@ public final class ManyInformersProbe {
 	 * many objects they cache together.
 	 */
 	private record Started(Runnable start, BooleanSupplier synced, IntSupplier objects) {
-
-	}
-
-	private static final class NoOp<T extends KubernetesObject> implements ResourceEventHandler<T> {
-
-		@Override
-		public void onAdd(T obj) {
-		}
-
-		@Override
-		public void onUpdate(T oldObj, T newObj) {
-		}
-
-		@Override
-		public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-		}
 
 	}
 

@@ -216,7 +216,7 @@ public final class SyncProbe {
 		};
 		ResourceInformer<? extends KubernetesObject> informer = registry
 			.informer(spec(namespace, pods ? "Pod" : "ConfigMap", type, transforms));
-		informer.addEventHandler(new NoOp<>());
+		informer.addEventHandler(new NoOpHandler<>());
 		return new Contender(registry::start, informer::hasSynced, () -> informer.indexer().list());
 	}
 
@@ -248,7 +248,7 @@ public final class SyncProbe {
 				return object;
 			});
 		}
-		informer.addEventHandler(new NoOp<>());
+		informer.addEventHandler(new NoOpHandler<>());
 		return new Contender(factory::startAllRegisteredInformers, informer::hasSynced,
 				() -> informer.getIndexer().list());
 	}
@@ -314,17 +314,7 @@ public final class SyncProbe {
 	 * @return bytes, or 0 where there is no {@code /proc}
 	 */
 	static long residentSetBytes() {
-		try {
-			for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-				if (line.startsWith("VmRSS:")) {
-					return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-				}
-			}
-		}
-		catch (IOException ex) {
-			// not Linux
-		}
-		return 0;
+		return ManyInformersProbe.statusField("VmRSS:") * 1024;
 	}
 
 	/**
@@ -455,22 +445,6 @@ public final class SyncProbe {
 	 * A contender ready to start: what starts it, its own synced probe, and its cache.
 	 */
 	private record Contender(Runnable start, BooleanSupplier synced, Supplier<Collection<?>> cache) {
-
-	}
-
-	private static final class NoOp<T extends KubernetesObject> implements ResourceEventHandler<T> {
-
-		@Override
-		public void onAdd(T obj) {
-		}
-
-		@Override
-		public void onUpdate(T oldObj, T newObj) {
-		}
-
-		@Override
-		public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-		}
 
 	}
 

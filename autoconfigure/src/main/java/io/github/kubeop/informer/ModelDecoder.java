@@ -83,6 +83,14 @@ final class ModelDecoder<T extends KubernetesObject> {
 
 	private final TypeAdapter<V1ObjectMeta> metadataAdapter;
 
+	/**
+	 * Reads the object's own metadata straight into the model when its
+	 * {@code managedFields} are skipped, or {@code null} when it is read as a tree.
+	 */
+	private final TypeAdapter<V1ObjectMeta> streamedMetadataAdapter;
+
+	private final boolean stripLastApplied;
+
 	private final TypeAdapter<JsonElement> treeAdapter;
 
 	private final Method setApiVersion;
@@ -111,6 +119,12 @@ final class ModelDecoder<T extends KubernetesObject> {
 				|| !clientKeepsManagedFields;
 		Gson plain = builder(clientGson, clientKeepsManagedFields).create();
 		this.metadataAdapter = plain.getAdapter(V1ObjectMeta.class);
+		this.streamedMetadataAdapter = this.skipManagedFields
+				? builder(clientGson, true).addDeserializationExclusionStrategy(new ManagedFieldsExclusion())
+					.create()
+					.getAdapter(V1ObjectMeta.class)
+				: null;
+		this.stripLastApplied = standardTransforms.contains(StandardTransform.STRIP_LAST_APPLIED_CONFIGURATION);
 		this.treeAdapter = plain.getAdapter(JsonElement.class);
 		GsonBuilder builder = builder(clientGson, clientKeepsManagedFields)
 			.registerTypeAdapterFactory(new MetadataAdapterFactory());
@@ -382,6 +396,9 @@ final class ModelDecoder<T extends KubernetesObject> {
 			if (in.peek() != JsonToken.BEGIN_OBJECT || (!topLevel && !ModelDecoder.this.deduplicate)) {
 				return ModelDecoder.this.metadataAdapter.read(in);
 			}
+			if (topLevel && ModelDecoder.this.streamedMetadataAdapter != null) {
+				return readStreamed(in);
+			}
 			JsonObject object = new JsonObject();
 			if (topLevel) {
 				JsonObject metadata = ModelDecoder.this.readMetadata(in);
@@ -399,6 +416,25 @@ final class ModelDecoder<T extends KubernetesObject> {
 				StandardTransform.DEDUPLICATE_STRINGS.apply(object);
 			}
 			return ModelDecoder.this.metadataAdapter.fromJsonTree(object.get("metadata"));
+		}
+
+		/**
+		 * Reads the object's own metadata without a tree, when its {@code managedFields}
+		 * are skipped: the ready-made transforms then change only its annotations and its
+		 * strings, which are changed on the model as they are on the tree.
+		 */
+		private V1ObjectMeta readStreamed(JsonReader in) throws IOException {
+			V1ObjectMeta metadata = ModelDecoder.this.streamedMetadataAdapter.read(in);
+			String name = (metadata.getName() != null) ? metadata.getName() : "";
+			ModelDecoder.this.key = (metadata.getNamespace() != null) ? metadata.getNamespace() + "/" + name : name;
+			ModelDecoder.this.resourceVersion = metadata.getResourceVersion();
+			if (ModelDecoder.this.stripLastApplied && metadata.getAnnotations() != null) {
+				metadata.getAnnotations().remove(StandardTransform.LAST_APPLIED_CONFIGURATION);
+			}
+			if (ModelDecoder.this.deduplicate) {
+				StringDeduplication.deduplicate(metadata);
+			}
+			return metadata;
 		}
 
 	}

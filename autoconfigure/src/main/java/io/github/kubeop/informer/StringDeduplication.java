@@ -25,6 +25,8 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
 
 /**
  * Makes the strings that many objects repeat (namespaces, label and annotation keys and
@@ -69,6 +71,57 @@ final class StringDeduplication {
 		deduplicateMembers(object, false);
 	}
 
+	/**
+	 * Replaces the repeated strings of an object's own metadata, decoded without
+	 * {@code managedFields}, by pooled instances, in place: as
+	 * {@link #deduplicate(JsonObject)} does to the metadata of a tree, every string but
+	 * the name, uid and resourceVersion, and the keys of the labels and annotations.
+	 * @param metadata the object's metadata
+	 */
+	static void deduplicate(V1ObjectMeta metadata) {
+		metadata.setNamespace(pooled(metadata.getNamespace()));
+		metadata.setGenerateName(pooled(metadata.getGenerateName()));
+		metadata.setSelfLink(pooled(metadata.getSelfLink()));
+		deduplicate(metadata.getLabels());
+		deduplicate(metadata.getAnnotations());
+		List<String> finalizers = metadata.getFinalizers();
+		if (finalizers != null) {
+			finalizers.replaceAll(StringDeduplication::pooled);
+		}
+		if (metadata.getOwnerReferences() != null) {
+			for (V1OwnerReference owner : metadata.getOwnerReferences()) {
+				owner.setApiVersion(pooled(owner.getApiVersion()));
+				owner.setKind(pooled(owner.getKind()));
+				owner.setName(pooled(owner.getName()));
+				owner.setUid(pooled(owner.getUid()));
+			}
+		}
+	}
+
+	/**
+	 * Pools the keys and values of a map in place, keeping its order and its class.
+	 */
+	private static void deduplicate(Map<String, String> map) {
+		if (map == null || map.isEmpty()) {
+			return;
+		}
+		// a key cannot be replaced in place: take every entry out and put it back
+		String[] entries = new String[map.size() * 2];
+		int i = 0;
+		for (Map.Entry<String, String> entry : map.entrySet()) {
+			entries[i++] = entry.getKey();
+			entries[i++] = entry.getValue();
+		}
+		map.clear();
+		for (int j = 0; j < entries.length; j += 2) {
+			map.put(pooled(entries[j]), pooled(entries[j + 1]));
+		}
+	}
+
+	private static String pooled(String value) {
+		return (value != null && value.length() <= MAX_LENGTH) ? value.intern() : value;
+	}
+
 	private static void deduplicateMembers(JsonObject object, boolean metadata) {
 		// keys cannot be replaced in place: take every member out and put it back, in
 		// order, under the pooled key
@@ -105,10 +158,7 @@ final class StringDeduplication {
 		}
 		if (element instanceof JsonPrimitive primitive && primitive.isString()) {
 			String value = primitive.getAsString();
-			if (value.length() > MAX_LENGTH) {
-				return primitive;
-			}
-			String pooled = value.intern();
+			String pooled = pooled(value);
 			return (pooled != value) ? new JsonPrimitive(pooled) : primitive;
 		}
 		return element;

@@ -17,14 +17,19 @@
 package io.github.kubeop.informer;
 
 import java.lang.ref.WeakReference;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -93,6 +98,66 @@ class StringDeduplicationTests {
 		assertThat(metadata.get("name").getAsString()).isSameAs(name);
 		assertThat(metadata.get("uid").getAsString()).isSameAs(uid);
 		assertThat(metadata.getAsJsonObject("annotations").get("long").getAsString()).isSameAs(annotation);
+	}
+
+	@Test
+	void poolsEveryStringOfTheMetadataModelButTheOnesUniqueToItsObject() throws IllegalAccessException {
+		String json = """
+				{"name":"web-1","generateName":"web-","namespace":"shop","uid":"u-1","resourceVersion":"7",
+				"selfLink":"/api/v1/namespaces/shop/pods/web-1","generation":2,"creationTimestamp":"2026-01-02T03:04:05Z",
+				"labels":{"app":"web"},"annotations":{"team":"a"},"finalizers":["example.com/keep"],
+				"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-5d7f","uid":"u-rs",
+				"controller":true}]}""";
+		// two decodes of the same metadata: a pooled string is one instance in both
+		V1ObjectMeta first = JSON.getGson().fromJson(json, V1ObjectMeta.class);
+		V1ObjectMeta second = JSON.getGson().fromJson(json, V1ObjectMeta.class);
+		StringDeduplication.deduplicate(first);
+		StringDeduplication.deduplicate(second);
+		Map<String, String> firstStrings = strings("", first, new LinkedHashMap<>());
+		Map<String, String> secondStrings = strings("", second, new LinkedHashMap<>());
+		// every string field the model has, found by reflection: a field the client adds
+		// later is checked too
+		assertThat(firstStrings).hasSize(15).isEqualTo(secondStrings);
+		for (Map.Entry<String, String> string : firstStrings.entrySet()) {
+			String path = string.getKey();
+			if (List.of(".name", ".uid", ".resourceVersion").contains(path)) {
+				assertThat(string.getValue()).as(path).isNotSameAs(secondStrings.get(path));
+			}
+			else {
+				assertThat(string.getValue()).as(path).isSameAs(secondStrings.get(path));
+			}
+		}
+	}
+
+	/**
+	 * Collects every string reachable from a model: its fields, the keys and values of
+	 * its maps, the elements of its lists, by their path.
+	 */
+	private static Map<String, String> strings(String path, Object value, Map<String, String> found)
+			throws IllegalAccessException {
+		if (value instanceof String string) {
+			found.put(path, string);
+		}
+		else if (value instanceof Map<?, ?> map) {
+			for (Map.Entry<?, ?> entry : map.entrySet()) {
+				found.put(path + "{key " + entry.getKey() + "}", (String) entry.getKey());
+				strings(path + "{" + entry.getKey() + "}", entry.getValue(), found);
+			}
+		}
+		else if (value instanceof List<?> list) {
+			for (int i = 0; i < list.size(); i++) {
+				strings(path + "[" + i + "]", list.get(i), found);
+			}
+		}
+		else if (value != null && value.getClass().getPackageName().startsWith("io.kubernetes.client")) {
+			for (Field field : value.getClass().getDeclaredFields()) {
+				if (!Modifier.isStatic(field.getModifiers())) {
+					field.setAccessible(true);
+					strings(path + "." + field.getName(), field.get(value), found);
+				}
+			}
+		}
+		return found;
 	}
 
 }

@@ -219,6 +219,17 @@ class ModelDecoderIntegrationTests {
 		assertThat(decoded.getSpec().getContainers().get(0).getResources().getLimits()).containsEntry("memory",
 				Quantity.fromString("128Mi"));
 		assertThat(decoded.getStatus().getContainerStatuses()).hasSize(2);
+		// a timestamp seen before is the instance parsed then
+		ResourceKind resource = new ResourceKind("", "v1", "Pod", "pods", true);
+		ResourceInformer<V1Pod> informer = new ResourceInformer<>(spec(V1Pod.class, Set.of()), resource,
+				new ApiClient());
+		ModelDecoder<V1Pod> decoder = ModelDecoder.of(informer.spec(), resource, this.clientGson);
+		V1Pod once = readEvents(decoder, informer, items, resource).get(0);
+		V1Pod again = readEvents(decoder, informer, items, resource).get(0);
+		assertThat(again.getMetadata().getCreationTimestamp()).isNotNull()
+			.isSameAs(once.getMetadata().getCreationTimestamp());
+		assertThat(again.getStatus().getConditions().get(0).getLastTransitionTime()).isNotNull()
+			.isSameAs(once.getStatus().getConditions().get(0).getLastTransitionTime());
 	}
 
 	@Test

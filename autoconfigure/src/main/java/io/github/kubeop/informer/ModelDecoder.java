@@ -61,13 +61,15 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
  * accepted, and an object whose JSON does not fit its model still fails to decode and is
  * skipped with its key.
  * <p>
- * The ready-made transforms take effect while reading: the object's metadata, which is
- * small once its {@code managedFields} are skipped, is read as a tree and given to the
- * transforms as before, so that they drop and pool exactly what they did; {@code status}
- * is skipped unread with {@link StandardTransform#STRIP_STATUS}; with
- * {@link StandardTransform#DEDUPLICATE_STRINGS} the strings of the rest of the object are
- * pooled as they are read. Dynamic objects and metadata-only informers are decoded from
- * trees, as before.
+ * The ready-made transforms take effect while reading: the object's own metadata is read
+ * straight into its model without its {@code managedFields}, and the last-applied
+ * annotation is dropped and its strings pooled on the model as they were on a tree (a
+ * client that keeps {@code managedFields}, when they are not stripped, has the metadata
+ * read as a tree and given to the transforms); {@code status} is skipped unread with
+ * {@link StandardTransform#STRIP_STATUS}; with {@link StandardTransform#DEDUPLICATE_STRINGS}
+ * the strings of the rest of the object are pooled as they are read. Timestamps are
+ * parsed once per distinct text and shared. Dynamic objects and metadata-only informers
+ * are decoded from trees, as before.
  * <p>
  * Not thread-safe: each list/watch loop has its own, confined to its thread.
  *

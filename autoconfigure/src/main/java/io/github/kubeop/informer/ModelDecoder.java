@@ -66,10 +66,10 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
  * annotation is dropped and its strings pooled on the model as they were on a tree (a
  * client that keeps {@code managedFields}, when they are not stripped, has the metadata
  * read as a tree and given to the transforms); {@code status} is skipped unread with
- * {@link StandardTransform#STRIP_STATUS}; with {@link StandardTransform#DEDUPLICATE_STRINGS}
- * the strings of the rest of the object are pooled as they are read. Timestamps are
- * parsed once per distinct text and shared. Dynamic objects and metadata-only informers
- * are decoded from trees, as before.
+ * {@link StandardTransform#STRIP_STATUS}; with
+ * {@link StandardTransform#DEDUPLICATE_STRINGS} the strings of the rest of the object are
+ * pooled as they are read. Timestamps are parsed once per distinct text and shared.
+ * Dynamic objects and metadata-only informers are decoded from trees, as before.
  * <p>
  * Not thread-safe: each list/watch loop has its own, confined to its thread.
  *

@@ -33,8 +33,8 @@ import io.kubernetes.client.openapi.models.V1OwnerReference;
  * values, images, node names, owner kinds, container names, resource names, ...) one
  * instance each, by deduplicating the strings of an object's JSON before it is decoded
  * (Gson hands the decoded model the very instances of the JSON tree), or those of an
- * object's metadata once it is decoded; so the cached models stay the client's own classes
- * and share their repeated strings.
+ * object's metadata once it is decoded; so the cached models stay the client's own
+ * classes and share their repeated strings.
  * <p>
  * The pool is the JVM's string table ({@link String#intern()}): it holds its strings
  * weakly, so a string no cached object uses any more is collected and churn does not grow

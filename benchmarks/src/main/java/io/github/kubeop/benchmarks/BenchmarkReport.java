@@ -460,10 +460,26 @@ public final class BenchmarkReport {
 		return workloads(results).stream().filter((name) -> !name.startsWith(PEAK_HEAP)).toList();
 	}
 
+	/**
+	 * Renders a target's ratio at the largest size, or, where the contender could not run
+	 * there, at the largest size it ran at, saying so.
+	 */
 	private void target(Results results, long objects, String what, String goal, String contender, String metric) {
-		Results.Row theirs = find(results, "Pods", objects, contender);
-		String measured = theirs.samples().isEmpty() ? "not measured"
-				: ratio(find(results, "Pods", objects, Contenders.KUBEOP), theirs, metric, null);
+		long size = results.rows()
+			.stream()
+			.filter((row) -> row.workload().equals("Pods") && row.contender().equals(contender)
+					&& !row.metric(metric).isEmpty() && row.objects() <= objects)
+			.mapToLong(Results.Row::objects)
+			.max()
+			.orElse(0);
+		String measured = "not measured";
+		if (size > 0) {
+			measured = ratio(find(results, "Pods", size, Contenders.KUBEOP), find(results, "Pods", size, contender),
+					metric, null);
+			if (size != objects) {
+				measured += String.format(Locale.ROOT, " at %,d Pods, the largest size %s ran at", size, contender);
+			}
+		}
 		this.out.append('|').append(what).append(" |").append(goal).append(" |").append(measured).append('\n');
 	}
 

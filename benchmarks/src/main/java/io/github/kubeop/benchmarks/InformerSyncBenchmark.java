@@ -82,7 +82,9 @@ import okhttp3.Response;
  * <p>
  * Usage: {@code InformerSyncBenchmark [repetitions] [count[:repetitions]...]}, for
  * example {@code 3 1000 20000 150000:2}; the system property {@code workloads}
- * (comma-separated {@code configmaps}, {@code pods}) limits the workloads.
+ * (comma-separated {@code configmaps}, {@code pods}) limits the workloads; with the
+ * system property {@code peak-only} it samples only the peak heap at the largest size and
+ * adds those rows to the results file already there.
  *
  * @author Kubeop authors
  */
@@ -140,7 +142,8 @@ public final class InformerSyncBenchmark {
 		int middle = counts.get(counts.size() / 2);
 		int largest = counts.get(counts.size() - 1);
 		List<String> selected = List.of(System.getProperty("workloads", "configmaps,pods").split(","));
-		Results results = new Results("sync");
+		boolean peakOnly = Boolean.getBoolean("peak-only");
+		Results results = peakOnly ? Results.read(Path.of("benchmarks", "results", "sync.json")) : new Results("sync");
 		results.environment()
 			.put("syncProbe",
 					"each sample in a fresh process; clients and informers built before the timed region; "
@@ -179,7 +182,10 @@ public final class InformerSyncBenchmark {
 							perSecond);
 					requireManagedFieldsOnTheWire(client, namespace, workload, count);
 					List<String> here = new ArrayList<>(contenders);
-					if (count == middle) {
+					if (peakOnly) {
+						here.clear();
+					}
+					else if (count == middle) {
 						here.addAll(HEAP_CONTENDERS);
 					}
 					else if (count == largest && !Boolean.getBoolean("all-contenders-at-largest")) {

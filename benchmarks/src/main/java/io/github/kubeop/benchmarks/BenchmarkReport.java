@@ -423,11 +423,13 @@ public final class BenchmarkReport {
 			.append(results.environment().getOrDefault("controlPlane", "kube-apiserver and etcd"))
 			.append("):\n\n");
 		for (String key : keys) {
-			String[] workload = key.split(" ");
+			// "populate <workload> <count>", and for a peak-only run ", peak heap run"
+			String[] workload = key.split(" ", 4);
 			this.out.append("* ")
-				.append(String.format(Locale.ROOT, "%,d", Long.parseLong(workload[2])))
+				.append(String.format(Locale.ROOT, "%,d", Long.parseLong(workload[2].replace(",", ""))))
 				.append(' ')
 				.append(workload[1])
+				.append((workload.length > 3) ? ", " + workload[3] : "")
 				.append(": ")
 				.append(results.environment().get(key))
 				.append('\n');

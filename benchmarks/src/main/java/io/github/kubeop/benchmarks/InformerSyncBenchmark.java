@@ -176,7 +176,7 @@ public final class InformerSyncBenchmark {
 					workload.populate(controlPlane, namespace, count);
 					double perSecond = count / ((System.nanoTime() - started) / 1e9);
 					results.environment()
-						.put("populate " + workload.title + " " + count,
+						.put("populate " + workload.title + " " + count + (peakOnly ? ", peak heap run" : ""),
 								String.format(Locale.ROOT, "%,.0f objects/s (%s)", perSecond, workload.writes));
 					System.out.printf(Locale.ROOT, "Populated %,d %s at %,.0f per second%n", count, workload.plural,
 							perSecond);

@@ -255,8 +255,10 @@ public final class InformerSyncBenchmark {
 									sample.get("initialListPeakRatio").getAsDouble(),
 									sample.get("relistPeakMiB").getAsDouble(),
 									sample.get("relistPeakRatio").getAsDouble());
+							// after each, so that a run stopped later keeps what it
+							// measured
+							results.write(Path.of("benchmarks", "results"));
 						}
-						results.write(Path.of("benchmarks", "results"));
 					}
 					if (count != largest) {
 						// the largest goes with the control plane

@@ -119,6 +119,8 @@ public class KubernetesTemplate {
 	private static final List<String> SERVER_OWNED_METADATA = List.of("resourceVersion", "managedFields",
 			"creationTimestamp", "generation", "uid", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds");
 
+	private static final String SHARD_LABEL_PREFIX = "shard.kubeop.io/";
+
 	private final ApiClient client;
 
 	private final Gson gson;
@@ -461,7 +463,7 @@ public class KubernetesTemplate {
 			if (InformerView.sameResource(informer, kind)) {
 				InformerView view = InformerView.of(informer, kind, written.getMetadata().getNamespace(),
 						written.getMetadata().getLabels());
-				if (view != InformerView.NOT_CACHED) {
+				if (view != InformerView.NOT_CACHED || isShardedByLabel(informer)) {
 					return;
 				}
 				ofResource.add(informer);
@@ -479,6 +481,17 @@ public class KubernetesTemplate {
 					+ "next call does not wait for the write; give the object the labels and namespace an informer "
 					+ "selects, or widen an informer's scope. Logged once for these informers.");
 		}
+	}
+
+	/**
+	 * Whether an informer caches only the objects of a shard, selected by the label that
+	 * sharding writes on new objects itself (see
+	 * {@code io.github.kubeop.shard.ShardLabels}): a written object enters its view once
+	 * labelled.
+	 */
+	private static boolean isShardedByLabel(ResourceInformer<?> informer) {
+		String selector = informer.spec().labelSelector();
+		return selector != null && selector.contains(SHARD_LABEL_PREFIX);
 	}
 
 	private JsonObject toJson(Object object) {

@@ -113,7 +113,8 @@ class OwnedObjectsIntegrationTests {
 				await().atMost(Duration.ofSeconds(30))
 					.until(() -> exists(api, namespace, "departed-owned") && exists(api, namespace, "witness-owned"));
 				api.deleteNamespacedConfigMap("departed", namespace.name()).execute();
-				await().atMost(Duration.ofSeconds(30)).until(() -> exists(api, namespace, "departed-tombstone"));
+				await().atMost(Duration.ofSeconds(30)).until(() -> tombstoner.tombstone != null);
+				assertThat(tombstoner.tombstone.getMetadata().getOwnerReferences()).isNullOrEmpty();
 				assertThat(api.readNamespacedConfigMap("departed-tombstone", namespace.name())
 					.execute()
 					.getMetadata()
@@ -200,6 +201,8 @@ class OwnedObjectsIntegrationTests {
 
 		volatile KubernetesTemplate template;
 
+		volatile V1ConfigMap tombstone;
+
 		@Reconcile(labelSelector = "role=queue")
 		void reconcile(V1ConfigMap queue) throws ApiException {
 			this.template
@@ -209,7 +212,7 @@ class OwnedObjectsIntegrationTests {
 
 		@OnDelete(labelSelector = "role=queue")
 		void departed(V1ConfigMap queue) throws ApiException {
-			this.template.apply(new V1ConfigMap()
+			this.tombstone = this.template.apply(new V1ConfigMap()
 				.metadata(new V1ObjectMeta().name(queue.getMetadata().getName() + "-tombstone")
 					.namespace(queue.getMetadata().getNamespace()))
 				.data(Map.of("departed", queue.getMetadata().getUid())));

@@ -30,7 +30,6 @@ import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.queue.RateLimitingQueue;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
-import io.kubernetes.client.openapi.ApiException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -414,16 +413,19 @@ public final class Controller<T extends KubernetesObject> {
 			return true;
 		}
 		catch (Exception ex) {
-			if (isConflict(ex)) {
+			WriteConflict conflict = WriteConflict.of(ex);
+			if (conflict != null && conflict.isRoutine()) {
 				// a write lost an optimistic-concurrency race: routine, not a failure
 				logger.debug("Handler " + name() + " met a write conflict for " + key + "; calling it again", ex);
 				retry(key, triggers, epoch);
 				this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
 				return false;
 			}
+			// any other 409 (an apply that meets another field manager's fields, an
+			// object that already exists) is not resolved by calling again: a failure
 			if (context.attempt() == 1) {
-				logger.warn("Handler " + name() + " failed for " + key + " (" + call.trigger() + "), retrying: " + ex,
-						ex);
+				logger.warn("Handler " + name() + " failed for " + key + " (" + call.trigger() + "), retrying: "
+						+ ((conflict != null) ? conflict.describe() + ": " : "") + ex, ex);
 			}
 			else if (logger.isDebugEnabled()) {
 				logger.debug("Handler " + name() + " failed again for " + key + " (attempt " + context.attempt() + ")",
@@ -524,15 +526,6 @@ public final class Controller<T extends KubernetesObject> {
 			call.wrote(this.informer, written);
 		}
 		return written;
-	}
-
-	private static boolean isConflict(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause instanceof ApiException api && api.getCode() == 409) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	// ---- activation: the leader's workers, or always without leader election

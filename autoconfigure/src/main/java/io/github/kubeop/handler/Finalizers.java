@@ -156,10 +156,10 @@ final class Finalizers<T extends KubernetesObject> {
 		if (response.isSuccess()) {
 			return this.informer.convert(response.getObject().getRaw());
 		}
-		if (code == 409 || code == 404) {
+		V1Status status = response.getStatus();
+		if (code == 404 || (code == 409 && WriteConflict.of(status).isRoutine())) {
 			throw new ConflictException(code == 404);
 		}
-		V1Status status = response.getStatus();
 		String message = "Could not " + action + " finalizer " + this.finalizer + " on "
 				+ this.informer.resource().plural() + " " + ResourceInformer.key(object) + ": HTTP " + code
 				+ ((status != null && status.getMessage() != null) ? ": " + status.getMessage() : "") + ((code == 403)

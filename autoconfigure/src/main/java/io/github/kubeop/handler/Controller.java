@@ -358,7 +358,7 @@ public final class Controller<T extends KubernetesObject> {
 		}
 		Call<T> call = this.planner.decide(key, cached, current, last, finalState, triggers);
 		if (call == null) {
-			this.ledger.remember(key, current, finalState);
+			remember(key, current, finalState);
 			this.queue.forget(key);
 			return;
 		}
@@ -379,7 +379,7 @@ public final class Controller<T extends KubernetesObject> {
 			long epoch) {
 		if (call.methods().isEmpty()) {
 			// no method for this change: only the bookkeeping, and no reconcile to count
-			this.ledger.remember(key, current, finalState);
+			remember(key, current, finalState);
 			this.queue.forget(key);
 			return true;
 		}
@@ -406,7 +406,7 @@ public final class Controller<T extends KubernetesObject> {
 					+ ") and will not retry until the object changes", ex);
 			this.activation.inEpoch(epoch, () -> {
 				this.ledger.requeueAnswered(key);
-				this.ledger.remember(key, delivered.get(), finalState);
+				remember(key, delivered.get(), finalState);
 				this.queue.forget(key);
 			});
 			this.observer.handled(name(), HandlerObserver.Outcome.TERMINAL_ERROR, System.nanoTime() - start);
@@ -455,7 +455,7 @@ public final class Controller<T extends KubernetesObject> {
 			if (call.kind() == HandlerMethod.Kind.CLEANUP && delivered.get() != current) {
 				this.ledger.cleanedUp(key, uid(current));
 			}
-			this.ledger.remember(key, delivered.get(), finalState);
+			remember(key, delivered.get(), finalState);
 			switch (outcome) {
 				case REQUEUE -> {
 					// as controller-runtime's Requeue: rate-limited, not forgotten first,
@@ -587,6 +587,7 @@ public final class Controller<T extends KubernetesObject> {
 	public void narrowKeys(Predicate<String> keys) {
 		this.keys.set(keys);
 		this.ledger.retainOnly(keys);
+		this.readAfterWrite.retainOnly(keys);
 	}
 
 	/**
@@ -653,6 +654,18 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	public int retainedKeys() {
 		return this.queue.length() + this.ledger.size() + this.readAfterWrite.size();
+	}
+
+	/**
+	 * Records what a call delivered. Once a key's delete has been delivered, its writes
+	 * are no longer waited for: no next call of that object is to come, and nothing that
+	 * grows with churn may outlive its key.
+	 */
+	private void remember(String key, T current, FinalState<T> consumed) {
+		this.ledger.remember(key, current, consumed);
+		if (current == null) {
+			this.readAfterWrite.forget(key);
+		}
 	}
 
 	private void forget(String key) {

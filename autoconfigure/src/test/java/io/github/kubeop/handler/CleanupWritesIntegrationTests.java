@@ -48,7 +48,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Handlers that write the object they handle, against a real API server, which alone
  * decides the conflicts their writes cause: a cleanup that writes its own object runs
- * once and lets the object go.
+ * once and lets the object go, and nothing a handler's writes leave per key outlives the
+ * key.
  *
  * @author Kubeop authors
  */
@@ -78,6 +79,43 @@ class CleanupWritesIntegrationTests {
 			assertThat(handler.cleanups("leaving")).as("cleanup calls for one delete").containsExactly("attempt-1");
 			assertThat(handler.deleted).contains("leaving");
 			assertThat(gone(api, namespace, "leaving")).isTrue();
+		});
+	}
+
+	@Test
+	void nothingOfADeletedKeyStaysWhenItsLastCallWrote(ControlPlane controlPlane, TestNamespace namespace) {
+		// the reconcile writes the object, the cleanup only through the finalizer's
+		// removal
+		Terminating handler = new Terminating(false);
+		int primaries = 10;
+		run(controlPlane, namespace, handler, (context) -> {
+			CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+			for (int i = 0; i < primaries; i++) {
+				create(api, namespace, "churn-" + i);
+			}
+			await().atMost(TIMEOUT)
+				.until(() -> handler.reconciled.stream()
+					.filter((name) -> name.startsWith("churn-"))
+					.distinct()
+					.count() == primaries);
+			for (int i = 0; i < primaries; i++) {
+				api.deleteNamespacedConfigMap("churn-" + i, namespace.name()).execute();
+			}
+			for (int i = 0; i < primaries; i++) {
+				String name = "churn-" + i;
+				await().atMost(TIMEOUT).until(() -> handler.deleted.contains(name));
+			}
+			// the sentinel: created and deleted after the others, its delete handled
+			create(api, namespace, "sentinel");
+			await().atMost(TIMEOUT).until(() -> handler.reconciled.contains("sentinel"));
+			api.deleteNamespacedConfigMap("sentinel", namespace.name()).execute();
+			await().atMost(TIMEOUT).until(() -> handler.deleted.contains("sentinel"));
+			// the bookkeeping of the last delete follows its call: waited for, bounded
+			Controller<?> controller = context.getBean(HandlerRegistrar.class).controllers().iterator().next();
+			await().atMost(TIMEOUT)
+				.untilAsserted(() -> assertThat(controller.retainedKeys())
+					.as("per-key entries held after every key was deleted")
+					.isZero());
 		});
 	}
 

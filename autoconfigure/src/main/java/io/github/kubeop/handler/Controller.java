@@ -387,7 +387,8 @@ public final class Controller<T extends KubernetesObject> {
 				call.finalStateUnknown());
 		long start = System.nanoTime();
 		Duration requeueAfter;
-		HandlerCall handlerCall = HandlerCall.begin(name(), key, call.newObject(), this.informer.resource());
+		HandlerCall handlerCall = HandlerCall.begin(name(), key, call.newObject(), this.informer.resource(),
+				call.kind());
 		// the state delivered: the object as a finalizer write returned it, if there was
 		// one
 		AtomicReference<T> delivered = new AtomicReference<>(current);

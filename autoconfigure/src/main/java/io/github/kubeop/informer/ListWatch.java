@@ -133,6 +133,15 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	private volatile String lastResourceVersion;
 
+	/**
+	 * The resourceVersion up to which the cache reflects every change of this loop's
+	 * part: set only once a list is wholly in the cache or a watch event has been
+	 * applied, never from a list that is still filling it, so that the read-after-write
+	 * gate ({@link ResourceInformer#hasSeenAfter}) cannot open while the cache still
+	 * shows an object older than a write.
+	 */
+	private volatile String cachedResourceVersion;
+
 	private volatile InformerException startupFailure;
 
 	private volatile Call current;
@@ -319,6 +328,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	private void listCompleted(String resourceVersion) {
 		this.lastResourceVersion = resourceVersion;
+		this.cachedResourceVersion = resourceVersion;
 		this.resourceVersionUnavailable = false;
 		this.relists.incrementAndGet();
 		this.synced = true;
@@ -327,7 +337,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	/**
 	 * Remembers the resourceVersion of a list that has started to fill the cache: should
-	 * it fail, the next list must not be older than what is cached.
+	 * it fail, the next list must not be older than what is cached. The cache does not
+	 * reflect it yet (later pages and the deletes at the end are still to come), so
+	 * {@link #cachedResourceVersion} waits for {@link #listCompleted}.
 	 */
 	private void listStarted(String resourceVersion) {
 		if (resourceVersion != null && !resourceVersion.isEmpty()) {
@@ -747,6 +759,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			// an unreadable new state is skipped: the last readable one stays cached
 			this.informer.upsert(transformed);
 		}
+		if (!this.initialEventsPending && event.resourceVersion() != null) {
+			this.cachedResourceVersion = event.resourceVersion();
+		}
 		return true;
 	}
 
@@ -840,6 +855,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 				// BOOKMARK: only the resourceVersion matters, and that bookmarks come
 				this.bookmarksSeen = true;
 			}
+		}
+		if (metadata != null && metadata.has("resourceVersion") && !this.initialEventsPending) {
+			this.cachedResourceVersion = metadata.get("resourceVersion").getAsString();
 		}
 		return true;
 	}
@@ -978,6 +996,15 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	String lastResourceVersion() {
 		return this.lastResourceVersion;
+	}
+
+	/**
+	 * Returns the resourceVersion up to which the cache reflects every change of this
+	 * loop's part.
+	 * @return the resourceVersion, or {@code null} before the first list completed
+	 */
+	String cachedResourceVersion() {
+		return this.cachedResourceVersion;
 	}
 
 	InformerException startupFailure() {

@@ -628,8 +628,9 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	/**
 	 * Whether this informer has seen a change of its resource later than the given
 	 * resourceVersion in the given namespace: every change up to that resourceVersion is
-	 * then in the cache, since the watch delivers changes in order and records a
-	 * resourceVersion before it applies the change.
+	 * then in the cache, since the watch delivers changes in order and a resourceVersion
+	 * counts only once its change is applied, a list's only once the whole list is in the
+	 * cache (not when its first page arrives).
 	 * @param namespace the namespace, {@code null} for a cluster-scoped object
 	 * @param resourceVersion the resourceVersion
 	 * @return whether a later change was seen
@@ -637,7 +638,7 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	public boolean hasSeenAfter(String namespace, String resourceVersion) {
 		return this.loops.stream()
 			.filter((loop) -> loop.namespace() == null || loop.namespace().equals(namespace))
-			.map(ListWatch::lastResourceVersion)
+			.map(ListWatch::cachedResourceVersion)
 			.anyMatch((seen) -> seen != null && compareResourceVersions(seen, resourceVersion) > 0);
 	}
 

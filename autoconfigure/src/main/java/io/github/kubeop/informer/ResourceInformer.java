@@ -103,12 +103,21 @@ public final class ResourceInformer<T extends KubernetesObject> {
 
 	private final ListStrategy listStrategy;
 
+	/** Shared with the other informers of the same API server. */
+	private final ServerReachability reachability;
+
 	ResourceInformer(InformerSpec<T> spec, ResourceKind resource, ApiClient client) {
 		this(spec, resource, client, ListStrategy.WATCH_LIST);
 	}
 
 	ResourceInformer(InformerSpec<T> spec, ResourceKind resource, ApiClient client, ListStrategy listStrategy) {
+		this(spec, resource, client, listStrategy, new ServerReachability());
+	}
+
+	ResourceInformer(InformerSpec<T> spec, ResourceKind resource, ApiClient client, ListStrategy listStrategy,
+			ServerReachability reachability) {
 		this.spec = spec;
+		this.reachability = reachability;
 		this.listStrategy = listStrategy;
 		this.resource = resource;
 		this.gson = client.getJSON().getGson();
@@ -133,6 +142,14 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	 */
 	public ResourceKind resource() {
 		return this.resource;
+	}
+
+	/**
+	 * Returns what the informers of this API server know together about reaching it.
+	 * @return the reachability
+	 */
+	ServerReachability reachability() {
+		return this.reachability;
 	}
 
 	/**

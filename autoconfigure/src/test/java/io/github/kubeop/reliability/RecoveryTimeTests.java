@@ -37,6 +37,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
@@ -144,6 +145,59 @@ class RecoveryTimeTests {
 								+ requests.since(stalledAt) + " requests since, " + proxy.connectionsAccepted()
 								+ " connections in all");
 				assertThat(delivered).as("changes made after the stall delivered").isLessThanOrEqualTo(target);
+			}
+			finally {
+				registry.stop();
+				proxy.restore();
+			}
+		}
+	}
+
+	@Test
+	void watchFoundDeadBySilenceTakesEveryWatchOnItsConnectionWithIt(ControlPlane controlPlane, ApiClient direct,
+			TestNamespace namespace) throws Exception {
+		CoreV1Api api = new CoreV1Api(direct);
+		String ns = namespace.name();
+		Duration stallTimeout = Duration.ofSeconds(2);
+		try (FaultProxy proxy = new FaultProxy(URI.create(controlPlane.serverUrl()).getPort())) {
+			InformerRegistry registry = new InformerRegistry(controlPlane.apiClientVia(proxy.url()));
+			// no pings: only the config maps' silence can find the dead connection; the
+			// secrets' watch alone would trust its silence for the default 150 s
+			ResourceInformer<V1ConfigMap> configMaps = registry
+				.informer(InformerSpec.of("silent-configmaps", "v1", "ConfigMap", V1ConfigMap.class)
+					.withNamespaces(ns)
+					.withWatchTimeouts(InformerSpec.DEFAULT_WATCH_TIMEOUT, stallTimeout)
+					.withPingInterval(Duration.ZERO));
+			ResourceInformer<V1Secret> secrets = registry
+				.informer(InformerSpec.of("silent-secrets", "v1", "Secret", V1Secret.class)
+					.withNamespaces(ns)
+					.withPingInterval(Duration.ZERO));
+			registry.start();
+			try {
+				registry.awaitSync(Duration.ofSeconds(60));
+				String listed = configMaps.status().lastResourceVersion();
+				// a config map written elsewhere moves the watch cache on, so that the
+				// bookmark it sends every minute carries a newer resourceVersion than the
+				// list: from then on the config maps' silence counts
+				String elsewhere = "silent-" + ns;
+				api.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(elsewhere))).execute();
+				api.createNamespacedConfigMap(elsewhere,
+						new V1ConfigMap().metadata(new V1ObjectMeta().name("moved-on")).data(Map.of("v", "1")))
+					.execute();
+				await().atMost(Duration.ofSeconds(120))
+					.until(() -> !listed.equals(configMaps.status().lastResourceVersion()));
+				long stalledAt = System.nanoTime();
+				proxy.stallOpenConnections();
+				V1ObjectMeta metadata = new V1ObjectMeta().name("after-stall");
+				api.createNamespacedSecret(ns, new V1Secret().metadata(metadata).stringData(Map.of("v", "1")))
+					.execute();
+				await().atMost(Duration.ofSeconds(180))
+					.until(() -> secrets.indexer().getByKey(ns + "/after-stall") != null);
+				Duration delivered = Duration.ofNanos(System.nanoTime() - stalledAt);
+				Figures.record("half-open connection, pings off, one watch with a 2 s stall timeout",
+						"the other informer's change delivered " + delivered.toMillis() + " ms after the stall began");
+				assertThat(delivered).as("the secrets' change, once the config maps' watch was found dead")
+					.isLessThanOrEqualTo(stallTimeout.plus(TARGET));
 			}
 			finally {
 				registry.stop();

@@ -269,9 +269,12 @@ public final class Controller<T extends KubernetesObject> {
 	 * @param timeout how long to wait
 	 * @return whether every worker ended in time
 	 */
-	synchronized boolean awaitStopped(Duration timeout) {
+	boolean awaitStopped(Duration timeout) {
+		long epoch = this.epoch;
 		long deadline = System.nanoTime() + timeout.toNanos();
 		boolean stopped = true;
+		// joined without this controller's lock: an interrupting stop may come while a
+		// graceful one waits
 		for (Thread worker : List.copyOf(this.alive)) {
 			stopped &= join(worker, deadline);
 		}
@@ -279,7 +282,12 @@ public final class Controller<T extends KubernetesObject> {
 			logger.warn("Handler " + name() + " has calls still running after its workers were stopped; "
 					+ "their workers end when the calls return");
 		}
-		reset();
+		synchronized (this) {
+			// not after a later start, which handles every cached object anew
+			if (!this.running && this.epoch == epoch) {
+				reset();
+			}
+		}
 		return stopped;
 	}
 
@@ -1067,6 +1075,17 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	public boolean handlesKey(String key) {
 		return this.keys.test(key);
+	}
+
+	/**
+	 * Returns the last state this handler knows of a key, for when it is no longer
+	 * cached: its final state, else the state last delivered.
+	 * @param key the key
+	 * @return the state, or {@code null} if none is known
+	 */
+	T lastKnown(String key) {
+		FinalState<T> finalState = this.finalStates.get(key);
+		return (finalState != null) ? finalState.object() : this.delivered.get(key);
 	}
 
 	private void drop(String key) {

@@ -213,13 +213,21 @@ public final class Controller<T extends KubernetesObject> {
 	 * @param timeout how long to wait
 	 * @return whether every worker ended in time
 	 */
-	synchronized boolean awaitStopped(Duration timeout) {
+	boolean awaitStopped(Duration timeout) {
+		long epoch = this.activation.epoch();
+		// joined without this controller's lock: an interrupting stop may come while a
+		// graceful one waits
 		boolean stopped = this.workers.awaitEnded(System.nanoTime() + timeout.toNanos());
 		if (!stopped) {
 			logger.warn("Handler " + name() + " has calls still running after its workers were stopped; "
 					+ "their workers end when the calls return");
 		}
-		reset();
+		synchronized (this) {
+			// not after a later start, which handles every cached object anew
+			if (!this.running && this.activation.isCurrent(epoch)) {
+				reset();
+			}
+		}
 		return stopped;
 	}
 
@@ -645,6 +653,17 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	public boolean handlesKey(String key) {
 		return this.keys.contains(key);
+	}
+
+	/**
+	 * Returns the last state this handler knows of a key, for when it is no longer
+	 * cached: its final state, else the state last delivered.
+	 * @param key the key
+	 * @return the state, or {@code null} if none is known
+	 */
+	T lastKnown(String key) {
+		DeliveryLedger.FinalState<T> finalState = this.ledger.finalState(key);
+		return (finalState != null) ? finalState.object() : this.ledger.delivered(key);
 	}
 
 	/**

@@ -95,9 +95,11 @@ import org.apache.commons.logging.LogFactory;
  * next call for the same key waits until the informers caching the written objects show
  * that state or a newer one: a handler never reads an older state of what it wrote (see
  * {@link HandlerCall});</li>
- * <li>a {@code 409 Conflict} from a write ends the call and calls it again, rate-limited,
- * without counting it as a failure; any other rejection is a handler failure carrying the
- * server's message, retried with back-off.</li>
+ * <li>an optimistic-concurrency {@code 409 Conflict} from a write (a stale
+ * {@code resourceVersion}) ends the call and calls it again, rate-limited, without
+ * counting it as a failure; any other rejection, an apply's conflict with another field
+ * manager and {@code AlreadyExists} included, is a handler failure carrying the server's
+ * message, retried with back-off.</li>
  * </ul>
  *
  * @author Kubeop authors

@@ -166,6 +166,8 @@ class RecoveryTimeTests {
 			ResourceInformer<V1ConfigMap> configMaps = registry
 				.informer(InformerSpec.of("silent-configmaps", "v1", "ConfigMap", V1ConfigMap.class)
 					.withNamespaces(ns)
+					// nothing matches: only a bookmark moves its resourceVersion on
+					.withLabelSelector("kubeop.io/test=bookmarks-only")
 					.withWatchTimeouts(InformerSpec.DEFAULT_WATCH_TIMEOUT, stallTimeout)
 					.withPingInterval(Duration.ZERO));
 			ResourceInformer<V1Secret> secrets = registry
@@ -188,11 +190,11 @@ class RecoveryTimeTests {
 					.until(() -> !listed.equals(configMaps.status().lastResourceVersion()));
 				long stalledAt = System.nanoTime();
 				proxy.stallOpenConnections();
-				V1ObjectMeta metadata = new V1ObjectMeta().name("after-stall");
+				V1ObjectMeta metadata = new V1ObjectMeta().name("after-silence");
 				api.createNamespacedSecret(ns, new V1Secret().metadata(metadata).stringData(Map.of("v", "1")))
 					.execute();
 				await().atMost(Duration.ofSeconds(180))
-					.until(() -> secrets.indexer().getByKey(ns + "/after-stall") != null);
+					.until(() -> secrets.indexer().getByKey(ns + "/after-silence") != null);
 				Duration delivered = Duration.ofNanos(System.nanoTime() - stalledAt);
 				Figures.record("half-open connection, pings off, one watch with a 2 s stall timeout",
 						"the other informer's change delivered " + delivered.toMillis() + " ms after the stall began");

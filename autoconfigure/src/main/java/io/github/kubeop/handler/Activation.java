@@ -47,6 +47,14 @@ final class Activation {
 	}
 
 	/**
+	 * Returns the current epoch.
+	 * @return the epoch
+	 */
+	long epoch() {
+		return this.epoch;
+	}
+
+	/**
 	 * Returns whether an epoch is still the current one.
 	 * @param epoch the epoch
 	 * @return whether no start or stop happened since it began

@@ -30,7 +30,6 @@ import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.queue.RateLimitingQueue;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
-import io.kubernetes.client.openapi.ApiException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -367,7 +366,7 @@ public final class Controller<T extends KubernetesObject> {
 		}
 		Call<T> call = this.planner.decide(key, cached, current, last, finalState, triggers);
 		if (call == null) {
-			this.ledger.remember(key, current, finalState);
+			remember(key, current, finalState);
 			this.queue.forget(key);
 			return;
 		}
@@ -388,7 +387,7 @@ public final class Controller<T extends KubernetesObject> {
 			long epoch) {
 		if (call.methods().isEmpty()) {
 			// no method for this change: only the bookkeeping, and no reconcile to count
-			this.ledger.remember(key, current, finalState);
+			remember(key, current, finalState);
 			this.queue.forget(key);
 			return true;
 		}
@@ -396,7 +395,8 @@ public final class Controller<T extends KubernetesObject> {
 				call.finalStateUnknown());
 		long start = System.nanoTime();
 		Duration requeueAfter;
-		HandlerCall handlerCall = HandlerCall.begin(name(), key, call.newObject(), this.informer.resource());
+		HandlerCall handlerCall = HandlerCall.begin(name(), key, call.newObject(), this.informer.resource(),
+				call.kind());
 		// the state delivered: the object as a finalizer write returned it, if there was
 		// one
 		AtomicReference<T> delivered = new AtomicReference<>(current);
@@ -415,23 +415,26 @@ public final class Controller<T extends KubernetesObject> {
 					+ ") and will not retry until the object changes", ex);
 			this.activation.inEpoch(epoch, () -> {
 				this.ledger.requeueAnswered(key);
-				this.ledger.remember(key, delivered.get(), finalState);
+				remember(key, delivered.get(), finalState);
 				this.queue.forget(key);
 			});
 			this.observer.handled(name(), HandlerObserver.Outcome.TERMINAL_ERROR, System.nanoTime() - start);
 			return true;
 		}
 		catch (Exception ex) {
-			if (isConflict(ex)) {
+			WriteConflict conflict = WriteConflict.of(ex);
+			if (conflict != null && conflict.isRoutine()) {
 				// a write lost an optimistic-concurrency race: routine, not a failure
 				logger.debug("Handler " + name() + " met a write conflict for " + key + "; calling it again", ex);
 				retry(key, triggers, epoch);
 				this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
 				return false;
 			}
+			// any other 409 (an apply that meets another field manager's fields, an
+			// object that already exists) is not resolved by calling again: a failure
 			if (context.attempt() == 1) {
-				logger.warn("Handler " + name() + " failed for " + key + " (" + call.trigger() + "), retrying: " + ex,
-						ex);
+				logger.warn("Handler " + name() + " failed for " + key + " (" + call.trigger() + "), retrying: "
+						+ ((conflict != null) ? conflict.describe() + ": " : "") + ex, ex);
 			}
 			else if (logger.isDebugEnabled()) {
 				logger.debug("Handler " + name() + " failed again for " + key + " (attempt " + context.attempt() + ")",
@@ -461,7 +464,7 @@ public final class Controller<T extends KubernetesObject> {
 			if (call.kind() == HandlerMethod.Kind.CLEANUP && delivered.get() != current) {
 				this.ledger.cleanedUp(key, uid(current));
 			}
-			this.ledger.remember(key, delivered.get(), finalState);
+			remember(key, delivered.get(), finalState);
 			switch (outcome) {
 				case REQUEUE -> {
 					// as controller-runtime's Requeue: rate-limited, not forgotten first,
@@ -534,15 +537,6 @@ public final class Controller<T extends KubernetesObject> {
 		return written;
 	}
 
-	private static boolean isConflict(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause instanceof ApiException api && api.getCode() == 409) {
-				return true;
-			}
-		}
-		return false;
-	}
-
 	// ---- activation: the leader's workers, or always without leader election
 
 	private void activate() {
@@ -602,6 +596,7 @@ public final class Controller<T extends KubernetesObject> {
 	public void narrowKeys(Predicate<String> keys) {
 		this.keys.set(keys);
 		this.ledger.retainOnly(keys);
+		this.readAfterWrite.retainOnly(keys);
 	}
 
 	/**
@@ -679,6 +674,18 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	public int retainedKeys() {
 		return this.queue.length() + this.ledger.size() + this.readAfterWrite.size();
+	}
+
+	/**
+	 * Records what a call delivered. Once a key's delete has been delivered, its writes
+	 * are no longer waited for: no next call of that object is to come, and nothing that
+	 * grows with churn may outlive its key.
+	 */
+	private void remember(String key, T current, FinalState<T> consumed) {
+		this.ledger.remember(key, current, consumed);
+		if (current == null) {
+			this.readAfterWrite.forget(key);
+		}
 	}
 
 	private void forget(String key) {

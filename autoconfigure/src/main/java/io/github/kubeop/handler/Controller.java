@@ -404,7 +404,16 @@ public final class Controller<T extends KubernetesObject> {
 		// one
 		AtomicReference<T> delivered = new AtomicReference<>(current);
 		try {
-			requeueAfter = invoke(call, context, delivered);
+			try {
+				requeueAfter = invoke(call, context, delivered);
+			}
+			finally {
+				handlerCall.end();
+				// before the bookkeeping, whatever the outcome, so that a delete's forget
+				// comes after and wins; and in the epoch, so that a call outliving a stop
+				// leaves nothing behind the reset
+				this.activation.inEpoch(epoch, () -> this.readAfterWrite.wrote(key, handlerCall));
+			}
 		}
 		catch (Finalizers.ConflictException ex) {
 			// the object changed since the cache showed it: handled again once the cache
@@ -452,10 +461,6 @@ public final class Controller<T extends KubernetesObject> {
 			// which must still know why it was queued
 			this.activation.inEpoch(epoch, () -> this.ledger.restoreTriggers(key, triggers));
 			throw ex;
-		}
-		finally {
-			handlerCall.end();
-			this.readAfterWrite.wrote(key, handlerCall);
 		}
 		HandlerObserver.Outcome outcome = (requeueAfter == null || requeueAfter.isNegative() || current == null)
 				? HandlerObserver.Outcome.SUCCESS

@@ -388,7 +388,7 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	private boolean call(String key, Call<T> call, T current, FinalState<T> finalState, Set<Trigger> triggers,
 			long epoch) {
-		if (call.methods().isEmpty()) {
+		if (call.methods().isEmpty() && !call.removalOnly()) {
 			// no method for this change: only the bookkeeping, and no reconcile to count
 			remember(key, current, finalState);
 			this.queue.forget(key);
@@ -405,7 +405,7 @@ public final class Controller<T extends KubernetesObject> {
 		AtomicReference<T> delivered = new AtomicReference<>(current);
 		try {
 			try {
-				requeueAfter = invoke(call, context, delivered);
+				requeueAfter = invoke(call, context, delivered, key, epoch);
 			}
 			finally {
 				handlerCall.end();
@@ -470,7 +470,7 @@ public final class Controller<T extends KubernetesObject> {
 			// may ask anew. A failed call keeps the request for its retry.
 			this.ledger.requeueAnswered(key);
 			if (call.kind() == HandlerMethod.Kind.CLEANUP && delivered.get() != current) {
-				this.ledger.cleanedUp(key, uid(current));
+				this.ledger.finalizerRemoved(key, uid(current));
 			}
 			remember(key, delivered.get(), finalState);
 			switch (outcome) {
@@ -511,15 +511,22 @@ public final class Controller<T extends KubernetesObject> {
 	 * nothing more, the finalizer is removed.
 	 * @param delivered holds the object to call with, and takes the object a finalizer
 	 * write returned
+	 * @param key the key
+	 * @param epoch the epoch the call started in
 	 */
-	private Duration invoke(Call<T> call, HandlerContext context, AtomicReference<T> delivered) throws Exception {
+	private Duration invoke(Call<T> call, HandlerContext context, AtomicReference<T> delivered, String key, long epoch)
+			throws Exception {
 		T object = delivered.get();
 		if (this.finalizers == null || object == null || call.kind() == HandlerMethod.Kind.DELETE) {
 			return call.invoke(context);
 		}
 		if (call.kind() == HandlerMethod.Kind.CLEANUP) {
+			// nothing to call if the cleanup ran already and only its removal failed
 			Duration requeueAfter = call.invoke(context);
 			if (requeueAfter == null || requeueAfter.isNegative()) {
+				// marked before the removal: a removal that fails (a 5xx, a timeout, a
+				// 403, conflicts without end) is retried alone, without the cleanup
+				this.activation.inEpoch(epoch, () -> this.ledger.cleanedUp(key, uid(object)));
 				// only after the cleanup returned: until then the object stays
 				delivered.set(wrote(this.finalizers.remove(object)));
 			}

@@ -119,9 +119,9 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 			.setInstanceSupplier(() -> createInformer(beanFactory, withTransforms(beanFactory, spec, transformBeans)));
 		registry.registerBeanDefinition(informerBean, informer);
 		register(registry, name + "Lister", Lister.class, spec.type(),
-				() -> informer(beanFactory, informerBean).lister());
+				() -> informer(beanFactory, informerBean).copyingLister());
 		register(registry, name + "Indexer", Indexer.class, spec.type(),
-				() -> informer(beanFactory, informerBean).indexer());
+				() -> informer(beanFactory, informerBean).copyingIndexer());
 	}
 
 	private static <T extends KubernetesObject> ResourceInformer<T> createInformer(BeanFactory beanFactory,

@@ -32,6 +32,7 @@ import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Predicate;
 
+import io.github.kubeop.informer.DeepCopier;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.queue.RateLimitingQueue;
 import io.kubernetes.client.common.KubernetesObject;
@@ -437,14 +438,15 @@ public final class Controller<T extends KubernetesObject> {
 	 * @param triggers the triggers this run took, restored if the call fails
 	 * @return {@code false} if the call failed and the key was put back for a retry
 	 */
-	private boolean run(String key, Call<T> call, T current, FinalState<T> finalState, Set<Trigger> triggers,
+	private boolean run(String key, Call<T> planned, T current, FinalState<T> finalState, Set<Trigger> triggers,
 			long epoch) {
-		if (call.methods.isEmpty()) {
+		if (planned.methods.isEmpty()) {
 			// no method for this change: only the bookkeeping, and no reconcile to count
 			remember(key, current, finalState);
 			this.queue.forget(key);
 			return true;
 		}
+		Call<T> call = planned.withCopies();
 		HandlerContext context = new HandlerContext(key, call.trigger, this.queue.numRequeues(key) + 1, name(),
 				call.finalStateUnknown);
 		long start = System.nanoTime();
@@ -910,8 +912,24 @@ public final class Controller<T extends KubernetesObject> {
 	private record Call<T>(HandlerMethod.Kind kind, Trigger trigger, T oldObject, T newObject,
 			boolean finalStateUnknown, List<HandlerMethod> methods) {
 
+		/**
+		 * Returns the call with the handler's own copies of its objects: whatever the
+		 * methods change in them reaches neither the cache nor the state remembered as
+		 * delivered, which is the old object of a later update and what a retry starts
+		 * from. The methods of one call share the copies, as steps of one reconcile.
+		 */
+		Call<T> withCopies() {
+			return new Call<>(this.kind, this.trigger, DeepCopier.isolate(this.oldObject),
+					DeepCopier.isolate(this.newObject), this.finalStateUnknown, this.methods);
+		}
+
+		/**
+		 * Returns the call with another object, copied: the object as a finalizer write
+		 * returned it is the state remembered as delivered.
+		 */
 		Call<T> withObject(T object) {
-			return new Call<>(this.kind, this.trigger, this.oldObject, object, this.finalStateUnknown, this.methods);
+			return new Call<>(this.kind, this.trigger, this.oldObject, DeepCopier.isolate(object),
+					this.finalStateUnknown, this.methods);
 		}
 
 		Duration invoke(HandlerContext context) throws Exception {

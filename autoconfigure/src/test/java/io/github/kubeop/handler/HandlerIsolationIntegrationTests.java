@@ -168,6 +168,7 @@ class HandlerIsolationIntegrationTests {
 			.execute();
 	}
 
+	// tag::isolation[]
 	/**
 	 * Does the everyday read-modify-write on what it received, then fails the first time,
 	 * before writing anything.
@@ -192,6 +193,7 @@ class HandlerIsolationIntegrationTests {
 		}
 
 	}
+	// end::isolation[]
 
 	/**
 	 * Changes what it receives on add and records what an update tells it of the old

@@ -18,7 +18,6 @@ package io.github.kubeop.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.Collectors;
 
 import io.github.kubeop.annotation.HandlerAnnotationBeanPostProcessor;
 import io.github.kubeop.handler.HandlerObserver;
@@ -120,8 +119,8 @@ public final class KubeopHandlersAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(HandlersLifecycle.class)
 	@ConditionalOnBooleanProperty("kubeop.sharding.enabled")
-	ShardingLifecycle kubeopShardingLifecycle(ApiClient client, HandlerRegistrar registrar, KubeopProperties properties,
-			Environment environment, ListableBeanFactory beanFactory) {
+	ShardingLifecycle kubeopShardingLifecycle(ApiClient client, HandlerRegistrar registrar, InformerRegistry informers,
+			KubeopProperties properties, Environment environment, ListableBeanFactory beanFactory) {
 		ShardingConfig config = ShardingSettings.config(properties, environment);
 		ShardLabels labels = null;
 		if (properties.getSharding().getMode() == KubeopProperties.Sharding.Mode.LABELS) {
@@ -131,10 +130,7 @@ public final class KubeopHandlersAutoConfiguration {
 						.<ResourceInformer<?>>map(
 								(name) -> beanFactory.getBean(name + "Informer", ResourceInformer.class))
 						.toList(),
-					() -> registrar.controllers()
-						.stream()
-						.map((controller) -> controller.informer().resource().kind())
-						.collect(Collectors.toSet()));
+					registrar::shardKey, informers);
 		}
 		return new ShardingLifecycle(
 				new ShardMember(config, client, new ShardingLifecycle.Handlers(registrar), labels));

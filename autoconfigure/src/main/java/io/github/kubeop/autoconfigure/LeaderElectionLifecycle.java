@@ -81,10 +81,11 @@ public class LeaderElectionLifecycle implements SmartLifecycle, LeaderCallbacks 
 
 	@Override
 	public void startedLeading() {
-		// a process on its way out does not lead again, even if the lease comes back
-		if (!this.exiting) {
-			this.handlers.startWorkers();
-		}
+		// on the activation thread, while the elector renews: a loss, a shutdown or an
+		// exit ends the start before the next handler, and the loss's stop comes after
+		// whatever handler is starting (a process on its way out does not lead again,
+		// even if the lease comes back)
+		this.handlers.startWorkers(() -> !this.exiting && !this.stopping && this.elector.isLeader());
 	}
 
 	@Override

@@ -27,6 +27,7 @@ import io.github.kubeop.handler.HandlersLifecycle;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.shard.ShardMember;
 import io.github.kubeop.shard.ShardParticipant;
+import io.kubernetes.client.common.KubernetesObject;
 
 import org.springframework.context.SmartLifecycle;
 
@@ -120,8 +121,8 @@ public class ShardingLifecycle implements SmartLifecycle {
 			}
 			int count = 0;
 			for (ResourceInformer<?> informer : informers) {
-				for (String key : informer.indexer().listKeys()) {
-					if (keys.test(key)) {
+				for (KubernetesObject object : informer.indexer().list()) {
+					if (keys.test(this.registrar.shardKey(object))) {
 						count++;
 					}
 				}

@@ -54,6 +54,16 @@ final class ShardingSettings {
 			throw new InvalidConfigurationPropertyValueException(PREFIX + ".renew-deadline", renew,
 					"the renew deadline must be longer than " + PREFIX + ".retry-period (" + retry + ")");
 		}
+		if (ShardingConfig.timeToStop(lease, renew).compareTo(retry) < 0) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + ".lease-duration", lease,
+					"a member cut off from the API server gives up its keys " + PREFIX + ".renew-deadline (" + renew
+							+ ") after the start of its last successful renewal, and the others may take them "
+							+ "the lease duration (in whole seconds on the Lease) after it: the "
+							+ ShardingConfig.timeToStop(lease, renew).toMillis()
+							+ " ms between is all its calls get to stop, less than one " + PREFIX + ".retry-period ("
+							+ retry + "); make the lease duration at least " + renew.plus(retry).toSeconds()
+							+ "s, or shorten the renew deadline");
+		}
 		if (sharding.getVirtualNodes() < 1) {
 			throw new InvalidConfigurationPropertyValueException(PREFIX + ".virtual-nodes", sharding.getVirtualNodes(),
 					"every replica needs at least one point on the ring");

@@ -19,6 +19,7 @@ package io.github.kubeop.handler;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
@@ -46,9 +47,13 @@ import org.apache.commons.logging.LogFactory;
  * carries the object's {@code resourceVersion} as a precondition and the whole finalizer
  * list, as controller-runtime's {@code MergeFromWithOptimisticLock} does: a finalizer
  * someone else added or removed meanwhile makes the API server answer 409 instead of
- * being lost. The objects go through the informer's resource with the client's dynamic
- * API and are read back as the informer reads them, so generated models, typed custom
- * resources and dynamic objects all work.
+ * being lost. The removal after a cleanup meets such a 409 whenever the cleanup wrote the
+ * object itself (a "Terminating" status, say): it then reads the live object and removes
+ * the finalizer from that, a bounded number of times, without calling the cleanup again,
+ * as the Java Operator SDK's conflict-retrying finalizer removal does. The objects go
+ * through the informer's resource with the client's dynamic API and are read back as the
+ * informer reads them, so generated models, typed custom resources and dynamic objects
+ * all work.
  *
  * @param <T> the resource type
  * @author Kubeop authors
@@ -56,6 +61,12 @@ import org.apache.commons.logging.LogFactory;
 final class Finalizers<T extends KubernetesObject> {
 
 	private static final Log logger = LogFactory.getLog(Finalizers.class);
+
+	/**
+	 * How often the removal of the finalizer is tried on the live object before the
+	 * conflict is given back to the worker.
+	 */
+	static final int REMOVE_ATTEMPTS = 5;
 
 	private final ApiClient client;
 
@@ -114,28 +125,66 @@ final class Finalizers<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Removes the finalizer from an object, unless it changed since the state given.
-	 * Removing the last finalizer of an object being deleted lets the API server complete
-	 * the delete.
+	 * Removes the finalizer from an object. If the object changed since the state given
+	 * (the cleanup wrote it, say), the finalizer is removed from the live object instead,
+	 * up to {@link #REMOVE_ATTEMPTS} times: the cleanup has run, and runs once per
+	 * removal, however it writes. Removing the last finalizer of an object being deleted
+	 * lets the API server complete the delete.
 	 * @param object the object as last read
-	 * @return the object as the API server returned it, or the object given if it is gone
-	 * already
-	 * @throws ConflictException if the object changed meanwhile
+	 * @return the object as the API server returned it, the live object if someone else
+	 * removed the finalizer, or the object given if it is gone already
+	 * @throws ConflictException if the object kept changing
 	 * @throws ApiException if the API server refused, with its message
 	 */
 	T remove(T object) throws ConflictException, ApiException {
-		List<String> finalizers = new ArrayList<>(finalizersOf(object));
-		finalizers.removeIf(this.finalizer::equals);
-		try {
-			return patch(object, finalizers, "remove");
-		}
-		catch (ConflictException ex) {
-			if (ex.gone) {
-				// someone else let the object go: its delete reaches the handler anyway
+		T live = object;
+		for (int attempt = 1;; attempt++) {
+			List<String> finalizers = new ArrayList<>(finalizersOf(live));
+			finalizers.removeIf(this.finalizer::equals);
+			try {
+				return patch(live, finalizers, "remove");
+			}
+			catch (ConflictException ex) {
+				if (ex.gone) {
+					// someone else let the object go: its delete reaches the handler
+					// anyway
+					return object;
+				}
+				if (attempt >= REMOVE_ATTEMPTS) {
+					throw ex;
+				}
+			}
+			live = read(object);
+			if (live == null || !Objects.equals(live.getMetadata().getUid(), object.getMetadata().getUid())) {
+				// gone, or another object of that name now: the one cleaned up is gone
 				return object;
 			}
-			throw ex;
+			if (!isHeldBy(live)) {
+				return live;
+			}
 		}
+	}
+
+	/**
+	 * Reads the live object.
+	 * @return the object, or {@code null} if it is gone
+	 */
+	private T read(T object) throws ApiException {
+		V1ObjectMeta metadata = object.getMetadata();
+		KubernetesApiResponse<DynamicKubernetesObject> response = (this.informer.resource().namespaced())
+				? this.api.get(metadata.getNamespace(), metadata.getName()) : this.api.get(metadata.getName());
+		if (response.isSuccess()) {
+			return this.informer.convert(response.getObject().getRaw());
+		}
+		if (response.getHttpStatusCode() == 404) {
+			return null;
+		}
+		V1Status status = response.getStatus();
+		throw new ApiException(
+				"Could not read " + this.informer.resource().plural() + " " + ResourceInformer.key(object)
+						+ " to remove finalizer " + this.finalizer + ": HTTP " + response.getHttpStatusCode()
+						+ ((status != null && status.getMessage() != null) ? ": " + status.getMessage() : ""),
+				response.getHttpStatusCode(), Collections.emptyMap(), null);
 	}
 
 	private T patch(T object, List<String> finalizers, String action) throws ConflictException, ApiException {
@@ -156,10 +205,10 @@ final class Finalizers<T extends KubernetesObject> {
 		if (response.isSuccess()) {
 			return this.informer.convert(response.getObject().getRaw());
 		}
-		if (code == 409 || code == 404) {
+		V1Status status = response.getStatus();
+		if (code == 404 || (code == 409 && WriteConflict.of(status).isRoutine())) {
 			throw new ConflictException(code == 404);
 		}
-		V1Status status = response.getStatus();
 		String message = "Could not " + action + " finalizer " + this.finalizer + " on "
 				+ this.informer.resource().plural() + " " + ResourceInformer.key(object) + ": HTTP " + code
 				+ ((status != null && status.getMessage() != null) ? ": " + status.getMessage() : "") + ((code == 403)

@@ -22,13 +22,10 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.kubeop.informer.InformerRegistry;
-import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.ResourceKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-
-import org.springframework.util.StringUtils;
 
 /**
  * The handler call running on the current thread, for code that acts on its behalf, such
@@ -38,6 +35,10 @@ import org.springframework.util.StringUtils;
  * next call for the same key the handler waits until every informer that caches a written
  * object has caught up with that write, so that a handler never reads an older state of
  * what it wrote from a cache (the stale-cache conflicts of controller-runtime #1464).
+ * <p>
+ * Only add, update and reconcile calls have an {@link #owner()}: a delete is called for
+ * an object that is gone and a cleanup for one on its way out, and an object that either
+ * owned would be deleted by the garbage collector with it.
  *
  * @author Kubeop authors
  */
@@ -53,13 +54,17 @@ public final class HandlerCall {
 
 	private final ResourceKind resource;
 
+	private final HandlerMethod.Kind kind;
+
 	private final Map<String, Write> writes = new LinkedHashMap<>();
 
-	private HandlerCall(String handler, String key, KubernetesObject object, ResourceKind resource) {
+	private HandlerCall(String handler, String key, KubernetesObject object, ResourceKind resource,
+			HandlerMethod.Kind kind) {
 		this.handler = handler;
 		this.key = key;
 		this.object = object;
 		this.resource = resource;
+		this.kind = kind;
 	}
 
 	/**
@@ -70,8 +75,9 @@ public final class HandlerCall {
 		return current.get();
 	}
 
-	static HandlerCall begin(String handler, String key, KubernetesObject object, ResourceKind resource) {
-		HandlerCall call = new HandlerCall(handler, key, object, resource);
+	static HandlerCall begin(String handler, String key, KubernetesObject object, ResourceKind resource,
+			HandlerMethod.Kind kind) {
+		HandlerCall call = new HandlerCall(handler, key, object, resource, kind);
 		current.set(call);
 		return call;
 	}
@@ -97,11 +103,23 @@ public final class HandlerCall {
 	}
 
 	/**
-	 * Returns the object handled, as the handler method received it.
-	 * @return the object, or {@code null} for a delete
+	 * Returns the object handled, as the handler method received it: for a delete its
+	 * final state, for a cleanup the object being deleted.
+	 * @return the object
 	 */
 	public KubernetesObject object() {
 		return this.object;
+	}
+
+	/**
+	 * Returns the object that owns what this call applies: the handled object in an add,
+	 * update or reconcile call; none in a delete call (the object is gone, and the
+	 * garbage collector would delete whatever named it as owner) nor in a cleanup call
+	 * (the object is going, and would take what it owned with it).
+	 * @return the owner, or {@code null} if what this call applies is not owned
+	 */
+	public KubernetesObject owner() {
+		return (this.kind == HandlerMethod.Kind.DELETE || this.kind == HandlerMethod.Kind.CLEANUP) ? null : this.object;
 	}
 
 	/**
@@ -126,16 +144,9 @@ public final class HandlerCall {
 		if (metadata == null || metadata.getResourceVersion() == null) {
 			return;
 		}
-		Map<String, String> labels = (metadata.getLabels() != null) ? metadata.getLabels() : Map.of();
 		for (ResourceInformer<?> informer : informers.informers()) {
-			InformerSpec<?> spec = informer.spec();
-			boolean sameResource = informer.resource().group().equals(resource.group())
-					&& informer.resource().plural().equals(resource.plural());
-			boolean inView = !resource.namespaced() || spec.namespaces().isEmpty()
-					|| spec.namespaces().contains(metadata.getNamespace());
-			boolean selected = !StringUtils.hasText(spec.fieldSelector()) && (!StringUtils.hasText(spec.labelSelector())
-					|| LabelSelector.parse(spec.labelSelector()).test(labels));
-			if (sameResource && inView && selected) {
+			if (InformerView.of(informer, resource, metadata.getNamespace(),
+					metadata.getLabels()) == InformerView.CACHED) {
 				wrote(informer, written);
 			}
 		}

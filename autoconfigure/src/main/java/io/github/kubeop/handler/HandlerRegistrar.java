@@ -23,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -64,14 +65,28 @@ public class HandlerRegistrar {
 
 	private final List<Controller<?>> controllers = new ArrayList<>();
 
+	private static final Predicate<String> ALL_KEYS = (key) -> true;
+
 	/**
-	 * The keys this replica handles, for handlers registered later too.
+	 * The shard keys this replica handles, for handlers registered later too.
 	 */
-	private Predicate<String> keys = (key) -> true;
+	private Predicate<String> keys = ALL_KEYS;
+
+	/**
+	 * The kinds handlers handle: an object whose controller owner is of one of them is
+	 * sharded by its owner's key.
+	 */
+	private volatile List<ResourceKind> handledKinds = List.of();
 
 	private final List<Consumer<Controller<?>>> listeners = new ArrayList<>();
 
 	private boolean workersRunning;
+
+	/**
+	 * Changes on every start and stop of the workers: a start left behind by a stop
+	 * starts no further handler.
+	 */
+	private long starts;
 
 	/**
 	 * Creates a new registrar.
@@ -104,7 +119,10 @@ public class HandlerRegistrar {
 		ResourceInformer<? extends KubernetesObject> informer = informer(endpoint.informerName(),
 				endpoint.resourceType(), endpoint.name());
 		Controller<?> controller = controller(endpoint, informer);
-		controller.narrowKeys(this.keys);
+		List<ResourceKind> kinds = new ArrayList<>(this.handledKinds);
+		kinds.add(informer.resource());
+		this.handledKinds = List.copyOf(kinds);
+		controller.narrowKeys(byShardKey(controller, this.keys));
 		endpoint.owned().forEach((type, informerName) -> watchOwned(controller, type, informerName));
 		this.controllers.add(controller);
 		for (Consumer<Controller<?>> listener : this.listeners) {
@@ -142,9 +160,40 @@ public class HandlerRegistrar {
 	/**
 	 * Starts the workers of every handler, and of handlers registered later.
 	 */
-	public synchronized void startWorkers() {
-		this.workersRunning = true;
-		this.controllers.forEach(Controller::startWorkers);
+	public void startWorkers() {
+		startWorkers(() -> true);
+	}
+
+	/**
+	 * Starts the workers of every handler, and of handlers registered later, for as long
+	 * as they are wanted: a stop, or {@code wanted} turning false, ends the start before
+	 * the next handler. Each handler's start (which queues every cached object) holds
+	 * this registrar's lock, so a stop waits for at most one handler's start, never for
+	 * all of them.
+	 * @param wanted whether workers are still wanted, as leadership that may be lost
+	 * while the handlers start
+	 */
+	public void startWorkers(BooleanSupplier wanted) {
+		long start;
+		List<Controller<?>> starting;
+		synchronized (this) {
+			if (!wanted.getAsBoolean()) {
+				return;
+			}
+			this.workersRunning = true;
+			start = ++this.starts;
+			starting = List.copyOf(this.controllers);
+		}
+		for (Controller<?> controller : starting) {
+			synchronized (this) {
+				// checked under the lock a stop takes: a stop either comes after this
+				// handler's start and stops it, or before it, and it does not start
+				if (this.starts != start || !this.workersRunning || !wanted.getAsBoolean()) {
+					return;
+				}
+				controller.startWorkers();
+			}
+		}
 	}
 
 	/**
@@ -154,7 +203,7 @@ public class HandlerRegistrar {
 	 * @param timeout how long running calls may take to finish, for all handlers together
 	 * @return whether every worker stopped in time
 	 */
-	public synchronized boolean stopWorkers(Duration timeout) {
+	public boolean stopWorkers(Duration timeout) {
 		return stop(timeout, false);
 	}
 
@@ -165,17 +214,25 @@ public class HandlerRegistrar {
 	 * together
 	 * @return whether every worker stopped in time
 	 */
-	public synchronized boolean interruptWorkers(Duration timeout) {
+	public boolean interruptWorkers(Duration timeout) {
 		return stop(timeout, true);
 	}
 
 	private boolean stop(Duration timeout, boolean interruptCalls) {
-		this.workersRunning = false;
 		long deadline = System.nanoTime() + timeout.toNanos();
-		// every handler is told first, then waited for: together they get the timeout
-		this.controllers.forEach((controller) -> controller.requestStop(interruptCalls));
+		List<Controller<?>> stopping;
+		synchronized (this) {
+			this.workersRunning = false;
+			this.starts++;
+			stopping = List.copyOf(this.controllers);
+			// every handler is told first, then waited for: together they get the
+			// timeout
+			stopping.forEach((controller) -> controller.requestStop(interruptCalls));
+		}
+		// waited for outside the lock: a shard's narrow, drain check and interrupt, and a
+		// lost leadership's interrupt, must not wait for calls that finish gracefully
 		boolean stopped = true;
-		for (Controller<?> controller : this.controllers) {
+		for (Controller<?> controller : stopping) {
 			stopped &= controller.awaitStopped(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
 		}
 		return stopped;
@@ -187,8 +244,8 @@ public class HandlerRegistrar {
 	 * @param timeout how long running calls may take to finish, for all handlers together
 	 * @return whether every worker stopped in time
 	 */
-	public synchronized boolean shutdown(Duration timeout) {
-		this.controllers.forEach((controller) -> controller.queue().shutDown());
+	public boolean shutdown(Duration timeout) {
+		close();
 		return stopWorkers(timeout);
 	}
 
@@ -203,36 +260,86 @@ public class HandlerRegistrar {
 
 	/**
 	 * Narrows the keys every handler handles; see {@link Controller#narrowKeys}.
-	 * @param keys the keys this replica keeps
+	 * @param keys the shard keys this replica keeps (see {@link #shardKey})
 	 */
 	public synchronized void narrowKeys(Predicate<String> keys) {
 		this.keys = keys;
-		this.controllers.forEach((controller) -> controller.narrowKeys(keys));
+		this.controllers.forEach((controller) -> controller.narrowKeys(byShardKey(controller, keys)));
 	}
 
 	/**
 	 * Widens the keys every handler handles; see {@link Controller#widenKeys}.
-	 * @param keys the keys this replica handles from now on
+	 * @param keys the shard keys this replica handles from now on
 	 * @return how many cached objects' keys the handlers gained
 	 */
 	public synchronized int widenKeys(Predicate<String> keys) {
 		this.keys = keys;
-		return this.controllers.stream().mapToInt((controller) -> controller.widenKeys(keys)).sum();
+		return this.controllers.stream()
+			.mapToInt((controller) -> controller.widenKeys(byShardKey(controller, keys)))
+			.sum();
 	}
 
 	/**
 	 * Returns whether no handler call runs for a key outside the given ones.
-	 * @param keys the keys that may go on
+	 * @param keys the shard keys that may go on
 	 * @return whether every such call has ended
 	 */
 	public synchronized boolean drained(Predicate<String> keys) {
-		return this.controllers.stream().allMatch((controller) -> controller.callsOutside(keys).isEmpty());
+		return this.controllers.stream()
+			.allMatch((controller) -> controller.callsOutside(byShardKey(controller, keys)).isEmpty());
+	}
+
+	/**
+	 * Returns the key that decides which replica of a shard group handles an object, and
+	 * caches it in the labels mode: the key of its controller owner when the owner is of
+	 * a kind a handler handles (matched by group and kind, as owners are re-triggered),
+	 * else its own. Owned objects thus go where their owner goes, and are handled there.
+	 * @param object the object
+	 * @return the shard key, such as {@code namespace/name}
+	 */
+	public String shardKey(KubernetesObject object) {
+		V1OwnerReference owner = controllerOf(object);
+		if (owner != null) {
+			String group = group(owner.getApiVersion());
+			for (ResourceKind kind : this.handledKinds) {
+				if (kind.kind().equals(owner.getKind()) && kind.group().equals(group)) {
+					String namespace = object.getMetadata().getNamespace();
+					if (!kind.namespaced()) {
+						return owner.getName();
+					}
+					if (namespace != null) {
+						return namespace + "/" + owner.getName();
+					}
+				}
+			}
+		}
+		return ResourceInformer.key(object);
+	}
+
+	/**
+	 * Returns a handler's gate for the given shard keys: a key passes when the shard key
+	 * of its object does. A key no longer cached is judged by the state the handler last
+	 * knew of it (a delete still reaches the replica that handled the object).
+	 */
+	private Predicate<String> byShardKey(Controller<?> controller, Predicate<String> keys) {
+		if (keys == ALL_KEYS) {
+			return keys;
+		}
+		return (key) -> keys.test(shardKeyOf(controller, key));
+	}
+
+	private String shardKeyOf(Controller<?> controller, String key) {
+		KubernetesObject object = controller.informer().indexer().getByKey(key);
+		if (object == null) {
+			object = controller.lastKnown(key);
+		}
+		return (object != null) ? shardKey(object) : key;
 	}
 
 	/**
 	 * Waits until no handler call runs for a key outside the given ones, interrupting
 	 * them first if asked.
-	 * @param keys the keys that may go on
+	 * @param keys the shard keys that may go on
 	 * @param timeout how long to wait in all
 	 * @param interrupt whether running calls outside are interrupted
 	 * @return whether every such call ended in time
@@ -242,7 +349,7 @@ public class HandlerRegistrar {
 		boolean ended = true;
 		for (Controller<?> controller : controllers()) {
 			Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-			ended &= controller.awaitCallsOutside(keys, left, interrupt);
+			ended &= controller.awaitCallsOutside(byShardKey(controller, keys), left, interrupt);
 		}
 		return ended;
 	}

@@ -17,6 +17,7 @@
 package io.github.kubeop.handler;
 
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -73,6 +74,15 @@ public class HandlersLifecycle implements SmartLifecycle {
 	 */
 	public void startWorkers() {
 		this.registrar.startWorkers();
+	}
+
+	/**
+	 * Starts every handler's workers for as long as they are wanted (leadership won, and
+	 * not yet lost): see {@link HandlerRegistrar#startWorkers(BooleanSupplier)}.
+	 * @param wanted whether the workers are still wanted
+	 */
+	public void startWorkers(BooleanSupplier wanted) {
+		this.registrar.startWorkers(wanted);
 	}
 
 	/**

@@ -38,6 +38,8 @@ final class Backoff {
 
 	private final Duration resetAfter;
 
+	private final double jitter;
+
 	private final LongSupplier nanoClock;
 
 	private Duration current;
@@ -51,7 +53,21 @@ final class Backoff {
 	}
 
 	Backoff(Duration initial, Duration max, Duration resetAfter, LongSupplier nanoClock) {
+		this(initial, max, resetAfter, 1.0, nanoClock);
+	}
+
+	/**
+	 * Creates a back-off whose delays are stretched by up to {@code jitter} times
+	 * themselves at random.
+	 * @param initial the first delay
+	 * @param max the longest delay before jitter
+	 * @param resetAfter the quiet period after which the delay starts over
+	 * @param jitter the largest stretch, as a fraction of the delay
+	 * @param nanoClock the clock
+	 */
+	Backoff(Duration initial, Duration max, Duration resetAfter, double jitter, LongSupplier nanoClock) {
 		this.initial = initial;
+		this.jitter = jitter;
 		this.max = max;
 		this.resetAfter = resetAfter;
 		this.nanoClock = nanoClock;
@@ -74,8 +90,16 @@ final class Backoff {
 		Duration base = this.current;
 		Duration doubled = this.current.multipliedBy(2);
 		this.current = (doubled.compareTo(this.max) > 0) ? this.max : doubled;
-		long jitter = (long) (base.toMillis() * ThreadLocalRandom.current().nextDouble());
+		long jitter = (long) (base.toMillis() * this.jitter * ThreadLocalRandom.current().nextDouble());
 		return base.plusMillis(jitter);
+	}
+
+	/**
+	 * Starts over from the initial delay.
+	 */
+	synchronized void reset() {
+		this.current = this.initial;
+		this.steps = 0;
 	}
 
 	/**

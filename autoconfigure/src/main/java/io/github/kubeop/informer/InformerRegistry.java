@@ -46,6 +46,12 @@ public class InformerRegistry {
 
 	private final ResourceDiscovery discovery;
 
+	/**
+	 * One per API server: its informers learn together that it is back, and share its
+	 * pinged connections.
+	 */
+	private final ServerReachability reachability = new ServerReachability();
+
 	private final Map<InformerSpec.SharingKey, ResourceInformer<?>> informers = new LinkedHashMap<>();
 
 	private final Map<String, ResourceInformer<?>> byName = new LinkedHashMap<>();
@@ -97,7 +103,7 @@ public class InformerRegistry {
 		ResourceInformer<T> informer = (ResourceInformer<T>) this.informers.get(spec.sharingKey());
 		if (informer == null) {
 			ResourceKind resource = resolve(spec);
-			informer = new ResourceInformer<>(spec, resource, this.client, this.listStrategy);
+			informer = new ResourceInformer<>(spec, resource, this.client, this.listStrategy, this.reachability);
 			this.informers.put(spec.sharingKey(), informer);
 			for (Consumer<ResourceInformer<?>> listener : this.listeners) {
 				listener.accept(informer);

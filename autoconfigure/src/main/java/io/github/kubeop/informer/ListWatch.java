@@ -19,6 +19,7 @@ package io.github.kubeop.informer;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.Reader;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -103,7 +104,11 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	private final OkHttpClient listHttp;
 
-	private final ConnectionPool watchConnections = new ConnectionPool();
+	/**
+	 * What the loops of this API server know together: whether it can be reached, and the
+	 * pinged connections they share.
+	 */
+	private final ServerReachability reachability;
 
 	private final OkHttpClient watchHttp;
 
@@ -132,6 +137,15 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	private volatile String lastError;
 
 	private volatile String lastResourceVersion;
+
+	/**
+	 * The resourceVersion up to which the cache reflects every change of this loop's
+	 * part: set only once a list is wholly in the cache or a watch event has been
+	 * applied, never from a list that is still filling it, so that the read-after-write
+	 * gate ({@link ResourceInformer#hasSeenAfter}) cannot open while the cache still
+	 * shows an object older than a write.
+	 */
+	private volatile String cachedResourceVersion;
 
 	private volatile InformerException startupFailure;
 
@@ -174,28 +188,41 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		this.informer = informer;
 		this.client = client;
 		this.namespace = namespace;
-		this.listHttp = client.getHttpClient().newBuilder().readTimeout(Duration.ofSeconds(60)).build();
-		this.watchHttp = watchClient(client.getHttpClient(), informer.spec(), this.watchConnections);
+		this.reachability = informer.reachability();
+		this.listHttp = pinged(client.getHttpClient(), informer.spec(), this.reachability.connections())
+			.readTimeout(Duration.ofSeconds(60))
+			.build();
+		this.watchHttp = watchClient(client.getHttpClient(), informer.spec(), this.reachability);
 		this.decoder = ModelDecoder.of(informer.spec(), informer.resource(), client.getJSON().getGson());
 	}
 
 	/**
-	 * Returns the client for watches: connections of its own, so that each is pinged;
-	 * HTTP/2 offered, since OkHttp pings only HTTP/2 connections, as client-go's
-	 * transport does with its read-idle and ping timeouts; and the stall timeout as read
-	 * timeout, which bounds the wait for a watch's response headers (the API server sends
-	 * them at once) and is lifted for its events until bookmarks are known to come.
+	 * Returns the client for watches: the pinged connections of this API server's loops
+	 * (see {@link #pinged}); the stall timeout as read timeout, which bounds the wait for
+	 * a watch's response headers (the API server sends them at once) and is lifted for
+	 * its events until bookmarks are known to come; and the record of which connection
+	 * each watch runs on, so that a watch found dead can close it for all.
 	 */
-	private static OkHttpClient watchClient(OkHttpClient base, InformerSpec<?> spec, ConnectionPool connections) {
-		OkHttpClient.Builder builder = base.newBuilder()
-			.connectionPool(connections)
-			.readTimeout(spec.stallTimeout())
-			.pingInterval(spec.pingInterval());
+	private static OkHttpClient watchClient(OkHttpClient base, InformerSpec<?> spec, ServerReachability reachability) {
+		return pinged(base, spec, reachability.connections()).readTimeout(spec.stallTimeout())
+			.addNetworkInterceptor(reachability.watchConnectionRecorder())
+			.build();
+	}
+
+	/**
+	 * Returns a client on connections of their own, shared by the lists and watches of
+	 * one API server's loops (one HTTP/2 connection carries them all, as client-go's
+	 * transport does), so that each connection is pinged and one that fails a ping fails
+	 * every list and watch on it at once; HTTP/2 offered, since OkHttp pings only HTTP/2
+	 * connections, as client-go's transport does with its read-idle and ping timeouts.
+	 */
+	private static OkHttpClient.Builder pinged(OkHttpClient base, InformerSpec<?> spec, ConnectionPool connections) {
+		OkHttpClient.Builder builder = base.newBuilder().connectionPool(connections).pingInterval(spec.pingInterval());
 		List<Protocol> protocols = base.protocols();
 		if (!protocols.contains(Protocol.HTTP_2) && !protocols.contains(Protocol.H2_PRIOR_KNOWLEDGE)) {
 			builder.protocols(List.of(Protocol.HTTP_2, Protocol.HTTP_1_1));
 		}
-		return builder.build();
+		return builder;
 	}
 
 	synchronized void start() {
@@ -228,7 +255,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			}
 			this.thread = null;
 		}
-		this.watchConnections.evictAll();
+		this.reachability.connections().evictAll();
 		this.state = WatchState.STOPPED;
 	}
 
@@ -246,6 +273,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 				this.lastError = "the list/watch loop ended: " + ex;
 			}
 			throw ex;
+		}
+		finally {
+			this.reachability.stopped();
 		}
 	}
 
@@ -267,10 +297,14 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			}
 			catch (ApiException ex) {
 				this.needList = this.needList || ex.getCode() == 410;
-				failed(ex.getCode() + " " + reason(ex), ex, isConfigurationError(ex.getCode()));
+				failed(ex.getCode() + " " + reason(ex), ex, isConfigurationError(ex.getCode()), false);
 			}
-			catch (IOException | RuntimeException ex) {
-				failed(ex.getClass().getSimpleName() + ": " + ex.getMessage(), ex, false);
+			catch (UnexpectedResponseException | RuntimeException ex) {
+				failed(ex.getClass().getSimpleName() + ": " + ex.getMessage(), ex, false, false);
+			}
+			catch (IOException ex) {
+				// no answer: the server, or the way to it, is down
+				failed(ex.getClass().getSimpleName() + ": " + ex.getMessage(), ex, false, true);
 			}
 			catch (Error ex) {
 				// an OutOfMemoryError in a relist, or an Error from user code such as an
@@ -278,7 +312,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 				// again, rather than let the thread die while the informer looks healthy
 				logger.error("List/watch of " + this.informer + " failed with an error; listing again", ex);
 				this.needList = true;
-				failed(ex.toString(), ex, false);
+				failed(ex.toString(), ex, false, false);
 			}
 		}
 	}
@@ -319,6 +353,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	private void listCompleted(String resourceVersion) {
 		this.lastResourceVersion = resourceVersion;
+		this.cachedResourceVersion = resourceVersion;
 		this.resourceVersionUnavailable = false;
 		this.relists.incrementAndGet();
 		this.synced = true;
@@ -327,7 +362,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	/**
 	 * Remembers the resourceVersion of a list that has started to fill the cache: should
-	 * it fail, the next list must not be older than what is cached.
+	 * it fail, the next list must not be older than what is cached. The cache does not
+	 * reflect it yet (later pages and the deletes at the end are still to come), so
+	 * {@link #cachedResourceVersion} waits for {@link #listCompleted}.
 	 */
 	private void listStarted(String resourceVersion) {
 		if (resourceVersion != null && !resourceVersion.isEmpty()) {
@@ -367,6 +404,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			PendingPage current = next;
 			List<PendingPage> prefetched = new ArrayList<>(1);
 			try (Response response = current.await()) {
+				this.reachability.answered();
 				page = readPage(response.body().charStream(), relist::listed, relist::unreadable, (metadata) -> {
 					listStarted(metadata.resourceVersion());
 					if (metadata.continueToken() != null && this.running && prefetched.isEmpty()) {
@@ -403,6 +441,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	private String listInOnePiece(String resourceVersion, ResourceInformer<T>.Relist relist)
 			throws ApiException, IOException {
 		try (Response response = requestPage(resourceVersion, null, false).await()) {
+			this.reachability.answered();
 			ListMetadata list = readPage(response.body().charStream(), relist::listed, relist::unreadable,
 					(metadata) -> listStarted(metadata.resourceVersion()));
 			return this.running ? list.resourceVersion() : null;
@@ -467,7 +506,8 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		reader.endObject();
 		if (metadata == null || !hasItems) {
 			// not a list: taking it for an empty one would empty the cache
-			throw new IOException("The response to a list has no " + ((metadata == null) ? "metadata" : "items"));
+			throw new UnexpectedResponseException(
+					"The response to a list has no " + ((metadata == null) ? "metadata" : "items"));
 		}
 		return metadata;
 	}
@@ -578,7 +618,8 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			boolean resumable = stream(query, listing);
 			if (!resumable && this.initialEventsPending) {
 				if (resourceVersion.isEmpty()) {
-					throw new IOException("the watch-list of the latest state expired before its initial events ended");
+					throw new UnexpectedResponseException(
+							"the watch-list of the latest state expired before its initial events ended");
 				}
 				// 410 before the initial events ended: that resourceVersion is gone,
 				// stream the latest state, as client-go's reflector does
@@ -636,6 +677,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		}
 		long started = System.nanoTime();
 		try (Response response = ApiRequests.open(call)) {
+			this.reachability.answered();
 			this.state = (listing != null) ? WatchState.LISTING : WatchState.WATCHING;
 			this.reconnectingSince = null;
 			this.lastError = null;
@@ -676,13 +718,14 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 				}
 			}
 			if (this.running && this.initialEventsPending) {
-				throw new IOException("the watch-list ended before the bookmark that ends its initial events");
+				throw new UnexpectedResponseException(
+						"the watch-list ended before the bookmark that ends its initial events");
 			}
 			Duration lasted = Duration.ofNanos(System.nanoTime() - started);
 			if (this.running && events == 0 && lasted.compareTo(SHORT_WATCH) < 0) {
 				// reopening at once would be a tight loop against a server or proxy that
 				// ends every watch
-				throw new IOException(
+				throw new UnexpectedResponseException(
 						"very short watch: it ended after " + lasted.toMillis() + " ms without any event");
 			}
 			return true;
@@ -691,9 +734,15 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			if (!this.running || ex instanceof InterruptedIOException && call.isCanceled()) {
 				return true;
 			}
+			if (ex instanceof SocketTimeoutException) {
+				// silent past the stall timeout while its connection looks open: that
+				// connection is dead for every watch on it
+				this.reachability.watchFoundDead(call);
+			}
 			throw ex;
 		}
 		finally {
+			this.reachability.watchEnded(call);
 			this.current = null;
 		}
 	}
@@ -746,6 +795,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		else if (transformed != null) {
 			// an unreadable new state is skipped: the last readable one stays cached
 			this.informer.upsert(transformed);
+		}
+		if (!this.initialEventsPending && event.resourceVersion() != null) {
+			this.cachedResourceVersion = event.resourceVersion();
 		}
 		return true;
 	}
@@ -841,6 +893,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 				this.bookmarksSeen = true;
 			}
 		}
+		if (metadata != null && metadata.has("resourceVersion") && !this.initialEventsPending) {
+			this.cachedResourceVersion = metadata.get("resourceVersion").getAsString();
+		}
 		return true;
 	}
 
@@ -873,7 +928,13 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		return metadata.has("namespace") ? metadata.get("namespace").getAsString() + "/" + name : name;
 	}
 
-	private void failed(String message, Throwable ex, boolean configurationError) {
+	/**
+	 * Records a failure and waits before the next attempt: a failure the server answered
+	 * on this loop's own back-off; one that did not reach the server until any loop of
+	 * that server gets an answer, or it is this loop's turn to probe
+	 * ({@link ServerReachability}).
+	 */
+	private void failed(String message, Throwable ex, boolean configurationError, boolean unreachable) {
 		if (!this.running) {
 			return;
 		}
@@ -890,7 +951,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			this.startupFailure = new InformerException(message, ex);
 		}
 		try {
-			Thread.sleep(this.backoff.next().toMillis());
+			this.reachability.awaitRetry(unreachable ? Duration.ZERO : this.backoff.next(), unreachable);
 		}
 		catch (InterruptedException interrupted) {
 			Thread.currentThread().interrupt();
@@ -980,6 +1041,15 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		return this.lastResourceVersion;
 	}
 
+	/**
+	 * Returns the resourceVersion up to which the cache reflects every change of this
+	 * loop's part.
+	 * @return the resourceVersion, or {@code null} before the first list completed
+	 */
+	String cachedResourceVersion() {
+		return this.cachedResourceVersion;
+	}
+
 	InformerException startupFailure() {
 		return this.startupFailure;
 	}
@@ -1006,6 +1076,19 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		// isTooLargeResourceVersionError
 		return ex.getCode() == 410 || (ex.getCode() == 504 && ex.getResponseBody() != null
 				&& ex.getResponseBody().contains("ResourceVersionTooLarge"));
+	}
+
+	/**
+	 * A response the loop cannot use although the server answered it (not a list, a watch
+	 * that ended at once): backed off on the loop's own clock, not taken for an
+	 * unreachable server.
+	 */
+	private static final class UnexpectedResponseException extends IOException {
+
+		UnexpectedResponseException(String message) {
+			super(message);
+		}
+
 	}
 
 	/**

@@ -103,12 +103,21 @@ public final class ResourceInformer<T extends KubernetesObject> {
 
 	private final ListStrategy listStrategy;
 
+	/** Shared with the other informers of the same API server. */
+	private final ServerReachability reachability;
+
 	ResourceInformer(InformerSpec<T> spec, ResourceKind resource, ApiClient client) {
 		this(spec, resource, client, ListStrategy.WATCH_LIST);
 	}
 
 	ResourceInformer(InformerSpec<T> spec, ResourceKind resource, ApiClient client, ListStrategy listStrategy) {
+		this(spec, resource, client, listStrategy, new ServerReachability());
+	}
+
+	ResourceInformer(InformerSpec<T> spec, ResourceKind resource, ApiClient client, ListStrategy listStrategy,
+			ServerReachability reachability) {
 		this.spec = spec;
+		this.reachability = reachability;
 		this.listStrategy = listStrategy;
 		this.resource = resource;
 		this.gson = client.getJSON().getGson();
@@ -133,6 +142,14 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	 */
 	public ResourceKind resource() {
 		return this.resource;
+	}
+
+	/**
+	 * Returns what the informers of this API server know together about reaching it.
+	 * @return the reachability
+	 */
+	ServerReachability reachability() {
+		return this.reachability;
 	}
 
 	/**
@@ -650,8 +667,9 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	/**
 	 * Whether this informer has seen a change of its resource later than the given
 	 * resourceVersion in the given namespace: every change up to that resourceVersion is
-	 * then in the cache, since the watch delivers changes in order and records a
-	 * resourceVersion before it applies the change.
+	 * then in the cache, since the watch delivers changes in order and a resourceVersion
+	 * counts only once its change is applied, a list's only once the whole list is in the
+	 * cache (not when its first page arrives).
 	 * @param namespace the namespace, {@code null} for a cluster-scoped object
 	 * @param resourceVersion the resourceVersion
 	 * @return whether a later change was seen
@@ -659,7 +677,7 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	public boolean hasSeenAfter(String namespace, String resourceVersion) {
 		return this.loops.stream()
 			.filter((loop) -> loop.namespace() == null || loop.namespace().equals(namespace))
-			.map(ListWatch::lastResourceVersion)
+			.map(ListWatch::cachedResourceVersion)
 			.anyMatch((seen) -> seen != null && compareResourceVersions(seen, resourceVersion) > 0);
 	}
 

@@ -63,7 +63,20 @@ public final class BoundedRequests {
 	 * @throws ApiException if the request failed, or the deadline has passed
 	 */
 	public <R> R execute(Call prepared, long deadline, Class<R> type) throws ApiException {
-		long left = deadline - System.nanoTime();
+		return execute(prepared, Duration.ofNanos(deadline - System.nanoTime()), type);
+	}
+
+	/**
+	 * Sends the request the generated API prepared, cut off when the time left runs out.
+	 * @param <R> the type of the answer
+	 * @param prepared the prepared call
+	 * @param timeLeft the time left until the deadline
+	 * @param type the type of the answer
+	 * @return the answer
+	 * @throws ApiException if the request failed, or no time is left
+	 */
+	public <R> R execute(Call prepared, Duration timeLeft, Class<R> type) throws ApiException {
+		long left = timeLeft.toNanos();
 		if (left <= 0) {
 			throw new ApiException("The renew deadline has passed");
 		}

@@ -19,9 +19,13 @@ package io.github.kubeop.leader;
 import java.time.Duration;
 
 /**
- * Told when this replica becomes leader and when it stops being leader. Called on the
- * elector's thread; {@link #stoppedLeading(Duration)} may take the time it is given, the
- * others must return promptly.
+ * Told when this replica becomes leader and when it stops being leader.
+ * {@link #startedLeading()} is called on a thread of its own, so that it may take its
+ * time without holding back renewals, and may still run when leadership is lost: what it
+ * starts must check {@link LeaderElector#isLeader()} and be stopped by
+ * {@link #stoppedLeading(Duration)}. The others are called on the elector's thread;
+ * {@link #stoppedLeading(Duration)} may take the time it is given, {@link #newLeader}
+ * must return promptly.
  *
  * @author Kubeop authors
  */

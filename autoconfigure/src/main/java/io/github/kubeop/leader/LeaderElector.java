@@ -161,7 +161,7 @@ public final class LeaderElector {
 			}
 			this.leading.set(true);
 			logger.info("Became leader of lease " + describe() + " as " + this.config.identity());
-			this.callbacks.startedLeading();
+			startLeading();
 			renew();
 			if (!this.running) {
 				return;
@@ -173,6 +173,24 @@ public final class LeaderElector {
 				this.callbacks.stoppedLeading(timeLeft);
 			}
 		}
+	}
+
+	/**
+	 * Tells the callbacks on a thread of their own, as client-go runs
+	 * {@code OnStartedLeading} in a goroutine: what a new leader starts (every cache
+	 * walked to queue every object) must not hold back the first renewal.
+	 */
+	private void startLeading() {
+		Thread activation = new Thread(() -> {
+			try {
+				this.callbacks.startedLeading();
+			}
+			catch (RuntimeException ex) {
+				logger.error("Starting to lead lease " + describe() + " failed", ex);
+			}
+		}, "kubeop-leader-activation");
+		activation.setDaemon(true);
+		activation.start();
 	}
 
 	private boolean acquire() {

@@ -19,14 +19,18 @@ package io.github.kubeop.shard;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.github.kubeop.informer.InformerRegistry;
+import io.github.kubeop.informer.InformerSpec;
+import io.github.kubeop.informer.PartialObjectMetadata;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.ResourceKind;
 import io.kubernetes.client.common.KubernetesObject;
@@ -35,7 +39,6 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1ResourceAttributes;
 import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReview;
 import io.kubernetes.client.openapi.models.V1SelfSubjectAccessReviewSpec;
@@ -67,13 +70,32 @@ public final class ShardLabels {
 
 	private static final int LABEL_WRITERS = 8;
 
+	private static final int PAGE_SIZE = 500;
+
 	private final ApiClient client;
 
 	private final String labelKey;
 
 	private final Supplier<Collection<ResourceInformer<?>>> informers;
 
-	private final Supplier<Set<String>> ownerKinds;
+	private final Function<KubernetesObject, String> shardKeys;
+
+	private final InformerRegistry registry;
+
+	/**
+	 * Metadata-only informers of the sharded resources' objects that carry no shard
+	 * label, one per sharded informer, on the member that adopts: their caches are what
+	 * there is to adopt, without a list.
+	 */
+	private final List<ResourceInformer<PartialObjectMetadata>> unlabelled = new CopyOnWriteArrayList<>();
+
+	/**
+	 * The ring members of the last complete pass over objects labelled for members that
+	 * are gone, {@code null} before the first.
+	 */
+	private volatile List<String> adoptedFor;
+
+	private volatile int pageSize = PAGE_SIZE;
 
 	private final ExecutorService executor = Executors.newSingleThreadExecutor((task) -> {
 		Thread thread = new Thread(task, "kubeop-sharding-labels");
@@ -102,15 +124,19 @@ public final class ShardLabels {
 	 * @param client the client to label with
 	 * @param group the shard group
 	 * @param informers the sharded informers, each watching only this member's label
-	 * @param ownerKinds the kinds handlers handle: an object whose controller owner is of
-	 * one of them goes to its owner's shard
+	 * @param shardKeys the key that decides an object's shard, the same the handlers'
+	 * gates test (an owned object's is its controller owner's, when a handler handles the
+	 * owner's kind)
+	 * @param registry where the member that adopts creates the informers of unlabelled
+	 * objects
 	 */
 	public ShardLabels(ApiClient client, String group, Supplier<Collection<ResourceInformer<?>>> informers,
-			Supplier<Set<String>> ownerKinds) {
+			Function<KubernetesObject, String> shardKeys, InformerRegistry registry) {
 		this.client = client;
 		this.labelKey = labelKey(group);
 		this.informers = informers;
-		this.ownerKinds = ownerKinds;
+		this.shardKeys = shardKeys;
+		this.registry = registry;
 	}
 
 	/**
@@ -181,7 +207,7 @@ public final class ShardLabels {
 		List<Runnable> labels = new ArrayList<>();
 		for (ResourceInformer<?> informer : this.informers.get()) {
 			for (KubernetesObject object : informer.indexer().list()) {
-				String owner = ring.owner(shardKey(object));
+				String owner = ring.owner(this.shardKeys.apply(object));
 				if (owner != null && !owner.equals(self)) {
 					labels.add(() -> label(informer.resource(), object.getMetadata(), owner));
 				}
@@ -211,47 +237,135 @@ public final class ShardLabels {
 
 	/**
 	 * Labels, in the background, the objects of the sharded resources that carry no live
-	 * member's label. One pass runs at a time.
+	 * member's label, when there can be some: objects without a shard label are watched
+	 * (a metadata-only informer each, so none is missed and none is listed again), and
+	 * objects labelled for members that are gone are listed, page by page, only when the
+	 * ring's members differ from those of the last such pass. One pass runs at a time.
 	 * @param ring the ring
 	 */
 	void adopt(HashRing ring) {
+		watchUnlabelled();
+		boolean membersChanged = !ring.members().equals(this.adoptedFor);
+		boolean unlabelledSeen = this.unlabelled.stream()
+			.anyMatch((informer) -> !informer.indexer().listKeys().isEmpty());
+		if (!membersChanged && !unlabelledSeen) {
+			return;
+		}
 		if (!this.adopting.compareAndSet(false, true)) {
 			return;
 		}
 		this.executor.execute(() -> {
 			try {
-				String selector = this.labelKey + " notin (" + String.join(",", ring.members()) + ")";
-				for (ResourceInformer<?> informer : this.informers.get()) {
-					ResourceKind resource = informer.resource();
-					DynamicKubernetesApi api = new DynamicKubernetesApi(resource.group(), resource.version(),
-							resource.plural(), this.client);
-					List<String> namespaces = (informer.spec().namespaces().isEmpty() || !resource.namespaced())
-							? java.util.Collections.singletonList(null) : informer.spec().namespaces();
-					for (String namespace : namespaces) {
-						ListOptions options = new ListOptions();
-						options.setLabelSelector(selector);
-						KubernetesApiResponse<DynamicKubernetesListObject> listed = (namespace != null)
-								? api.list(namespace, options) : api.list(options);
-						if (!listed.isSuccess()) {
-							logger
-								.warn("Could not list unlabelled " + resource + ": HTTP " + listed.getHttpStatusCode());
-							continue;
-						}
-						List<Runnable> labels = new ArrayList<>();
-						for (DynamicKubernetesObject object : listed.getObject().getItems()) {
-							String owner = ring.owner(shardKey(object));
-							if (owner != null) {
-								labels.add(() -> label(resource, object.getMetadata(), owner));
-							}
-						}
-						writeAll(labels);
-					}
+				if (unlabelledSeen) {
+					labelUnlabelled(ring);
+				}
+				if (membersChanged && labelDeparted(ring)) {
+					this.adoptedFor = ring.members();
 				}
 			}
 			finally {
 				this.adopting.set(false);
 			}
 		});
+	}
+
+	private synchronized void watchUnlabelled() {
+		if (!this.unlabelled.isEmpty()) {
+			return;
+		}
+		for (ResourceInformer<?> informer : this.informers.get()) {
+			InformerSpec<?> sharded = informer.spec();
+			InformerSpec<PartialObjectMetadata> spec = InformerSpec
+				.of(sharded.name() + "-unlabelled", sharded.apiVersion(), sharded.kind(), PartialObjectMetadata.class)
+				.withNamespaces(sharded.namespaces().toArray(String[]::new))
+				.withLabelSelector(selector(sharded, "!" + this.labelKey));
+			this.unlabelled.add(this.registry.informer(spec));
+		}
+	}
+
+	private void labelUnlabelled(HashRing ring) {
+		List<Runnable> labels = new ArrayList<>();
+		List<ResourceInformer<?>> sharded = new ArrayList<>(this.informers.get());
+		for (int i = 0; i < this.unlabelled.size() && i < sharded.size(); i++) {
+			ResourceKind resource = sharded.get(i).resource();
+			for (PartialObjectMetadata object : this.unlabelled.get(i).indexer().list()) {
+				String owner = ring.owner(this.shardKeys.apply(object));
+				if (owner != null) {
+					labels.add(() -> label(resource, object.getMetadata(), owner));
+				}
+			}
+		}
+		writeAll(labels);
+	}
+
+	/**
+	 * Labels the objects that carry the label of a member no longer in the ring, listed
+	 * page by page.
+	 * @return whether every page was listed
+	 */
+	private boolean labelDeparted(HashRing ring) {
+		boolean complete = true;
+		for (ResourceInformer<?> informer : this.informers.get()) {
+			ResourceKind resource = informer.resource();
+			String selector = selector(informer.spec(),
+					this.labelKey + "," + this.labelKey + " notin (" + String.join(",", ring.members()) + ")");
+			DynamicKubernetesApi api = new DynamicKubernetesApi(resource.group(), resource.version(), resource.plural(),
+					this.client);
+			List<String> namespaces = (informer.spec().namespaces().isEmpty() || !resource.namespaced())
+					? java.util.Collections.singletonList(null) : informer.spec().namespaces();
+			for (String namespace : namespaces) {
+				String continueToken = null;
+				do {
+					ListOptions options = new ListOptions();
+					options.setLabelSelector(selector);
+					options.setLimit(this.pageSize);
+					options.setContinue(continueToken);
+					KubernetesApiResponse<DynamicKubernetesListObject> listed = (namespace != null)
+							? api.list(namespace, options) : api.list(options);
+					if (!listed.isSuccess()) {
+						logger.warn("Could not list " + resource + " labelled for departed shard members: HTTP "
+								+ listed.getHttpStatusCode());
+						complete = false;
+						break;
+					}
+					List<Runnable> labels = new ArrayList<>();
+					for (DynamicKubernetesObject object : listed.getObject().getItems()) {
+						String owner = ring.owner(this.shardKeys.apply(object));
+						if (owner != null) {
+							labels.add(() -> label(resource, object.getMetadata(), owner));
+						}
+					}
+					writeAll(labels);
+					continueToken = (listed.getObject().getMetadata() != null)
+							? listed.getObject().getMetadata().getContinue() : null;
+				}
+				while (continueToken != null && !continueToken.isEmpty());
+			}
+		}
+		return complete;
+	}
+
+	/**
+	 * Returns a sharded informer's own label selector, without its shard label, and the
+	 * given requirements.
+	 */
+	private String selector(InformerSpec<?> sharded, String requirements) {
+		String own = sharded.labelSelector();
+		if (own == null) {
+			return requirements;
+		}
+		String kept = java.util.Arrays.stream(own.split(","))
+			.filter((requirement) -> !requirement.trim().startsWith(this.labelKey + "="))
+			.collect(java.util.stream.Collectors.joining(","));
+		return kept.isBlank() ? requirements : kept + "," + requirements;
+	}
+
+	/**
+	 * Sets the page size of the lists of objects labelled for departed members, for
+	 * tests.
+	 */
+	void pageSize(int pageSize) {
+		this.pageSize = pageSize;
 	}
 
 	/**
@@ -274,24 +388,6 @@ public final class ShardLabels {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-	}
-
-	/**
-	 * Returns the key that decides an object's shard: its controller owner's, when the
-	 * owner is of a kind a handler handles, else its own.
-	 */
-	String shardKey(KubernetesObject object) {
-		V1ObjectMeta metadata = object.getMetadata();
-		if (metadata.getOwnerReferences() != null) {
-			for (V1OwnerReference owner : metadata.getOwnerReferences()) {
-				if (Boolean.TRUE.equals(owner.getController()) && this.ownerKinds.get().contains(owner.getKind())) {
-					return (metadata.getNamespace() != null) ? metadata.getNamespace() + "/" + owner.getName()
-							: owner.getName();
-				}
-			}
-		}
-		return (metadata.getNamespace() != null) ? metadata.getNamespace() + "/" + metadata.getName()
-				: metadata.getName();
 	}
 
 	/**

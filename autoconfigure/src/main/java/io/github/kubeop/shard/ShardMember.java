@@ -29,7 +29,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 import io.github.kubeop.leader.BoundedRequests;
@@ -105,6 +107,8 @@ public final class ShardMember {
 
 	private final ShardLabels labels;
 
+	private final LongSupplier clock;
+
 	private final Map<String, Observed> observed = new HashMap<>();
 
 	private final Map<String, Long> firstNoticed = new HashMap<>();
@@ -152,6 +156,15 @@ public final class ShardMember {
 	 * when every replica caches everything
 	 */
 	public ShardMember(ShardingConfig config, ApiClient client, ShardParticipant participant, ShardLabels labels) {
+		this(config, client, participant, labels, System::nanoTime);
+	}
+
+	/**
+	 * Creates a member on a clock of its own, for tests of its deadlines.
+	 */
+	ShardMember(ShardingConfig config, ApiClient client, ShardParticipant participant, ShardLabels labels,
+			LongSupplier clock) {
+		this.clock = clock;
 		this.labels = labels;
 		this.config = config;
 		this.api = new CoordinationV1Api(client);
@@ -175,7 +188,7 @@ public final class ShardMember {
 		if (this.labels != null) {
 			this.labels.checkPermissions();
 		}
-		long attempt = System.nanoTime();
+		long attempt = now();
 		try {
 			renew(attempt + this.config.renewDeadline().toNanos());
 			this.renewedNanos = attempt;
@@ -248,8 +261,7 @@ public final class ShardMember {
 						: (seen != null) ? seen.acknowledged() : 0);
 			}
 		}
-		boolean renewing = this.renewedNanos != 0
-				&& System.nanoTime() - this.renewedNanos <= this.config.renewDeadline().toNanos();
+		boolean renewing = this.renewedNanos != 0 && now() - this.renewedNanos <= this.config.renewDeadline().toNanos();
 		return new State(this.config.name(), this.config.identity(), (ring != null) ? ring.generation() : 0,
 				this.acknowledged, this.active, members, acks, renewing, this.participant.cached(this.gate),
 				this.movedIn.get(), this.movedOut.get(), this.lastError);
@@ -274,18 +286,46 @@ public final class ShardMember {
 
 	private void run() {
 		while (this.running) {
-			boolean changed;
-			try {
-				changed = tick();
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Shard member " + this.config.identity() + " failed a round: " + ex, ex);
-				changed = false;
-			}
-			long pause = changed ? this.config.retryPeriod().toMillis() / 4 : this.config.retryPeriod().toMillis();
-			if (!sleep(pause)) {
+			if (!sleep(round())) {
 				return;
 			}
+		}
+	}
+
+	/**
+	 * One round on the member's thread.
+	 * @return how long to pause before the next, in milliseconds
+	 */
+	long round() {
+		boolean changed = false;
+		try {
+			changed = tick();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Shard member " + this.config.identity() + " failed a round: " + ex, ex);
+		}
+		// whatever the round did or threw
+		giveUpIfPastDeadline();
+		long pause = changed ? this.config.retryPeriod().toNanos() / 4 : this.config.retryPeriod().toNanos();
+		if (this.renewedNanos != 0) {
+			// wake up at the deadline, not a retry period after it
+			pause = Math.min(pause, Math.max(0, renewDeadline() - now()));
+		}
+		return Math.max(1, TimeUnit.NANOSECONDS.toMillis(pause));
+	}
+
+	/**
+	 * Returns when this member gives up its keys unless a renewal succeeds before: the
+	 * renew deadline after the start of its last successful renewal, as client-go's
+	 * leader elector counts. Every Lease request of a round is cut off at it.
+	 */
+	private long renewDeadline() {
+		return this.renewedNanos + this.config.renewDeadline().toNanos();
+	}
+
+	private void giveUpIfPastDeadline() {
+		if (this.renewedNanos != 0 && now() - renewDeadline() >= 0) {
+			lose();
 		}
 	}
 
@@ -294,24 +334,24 @@ public final class ShardMember {
 	 * @return whether something changed, so that the next round comes sooner
 	 */
 	private boolean tick() {
-		long attempt = System.nanoTime();
+		giveUpIfPastDeadline();
+		long attempt = now();
+		// before the first renewal there is nothing to give up: each attempt gets the
+		// renew deadline
+		long deadline = (this.renewedNanos != 0) ? renewDeadline() : attempt + this.config.renewDeadline().toNanos();
 		try {
-			renew(attempt + this.config.renewDeadline().toNanos());
+			renew(deadline);
 			this.renewedNanos = attempt;
 			this.lastError = null;
 		}
 		catch (ApiException ex) {
 			this.lastError = describeFailure(ex);
-			if (this.renewedNanos != 0
-					&& System.nanoTime() - this.renewedNanos > this.config.renewDeadline().toNanos()) {
-				lose();
-			}
 			return false;
 		}
 		try {
-			observeMembers(attempt + this.config.renewDeadline().toNanos());
-			Ring ring = maintain(readRing(attempt + this.config.renewDeadline().toNanos()),
-					attempt + this.config.renewDeadline().toNanos());
+			deadline = renewDeadline();
+			observeMembers(deadline);
+			Ring ring = maintain(readRing(deadline), deadline);
 			if (ring == null) {
 				return true;
 			}
@@ -329,21 +369,36 @@ public final class ShardMember {
 	 * members may soon take this member's keys.
 	 */
 	private void lose() {
-		Duration timeLeft = Duration
-			.ofNanos(Math.max(0, this.renewedNanos + this.config.leaseDuration().toNanos() - System.nanoTime()));
+		// others wait the whole seconds on the Lease
+		Duration timeLeft = Duration.ofNanos(Math.max(0,
+				renewDeadline()
+						+ ShardingConfig.timeToStop(this.config.leaseDuration(), this.config.renewDeadline()).toNanos()
+						- now()));
 		logger.warn("Shard member " + this.config.identity() + " could not renew its Lease within the renew "
 				+ "deadline; giving up its keys within the " + timeLeft.toMillis() + " ms left");
-		this.movedOut.addAndGet(this.participant.cached(this.gate));
+		Predicate<String> given = this.gate;
+		// the gate first: nothing the handlers report may keep the keys here
 		this.gate = NONE;
-		this.participant.narrow(NONE);
-		if (!this.participant.interrupt(NONE, timeLeft)) {
-			logger.error("Handler calls still run although shard member " + this.config.identity()
-					+ " gave up its keys; they ignored the interrupt");
-		}
 		this.acknowledged = 0;
 		this.narrowedFor = 0;
 		this.active = 0;
 		this.renewedNanos = 0;
+		try {
+			this.participant.narrow(NONE);
+		}
+		finally {
+			// interrupted whatever narrowing threw
+			if (!this.participant.interrupt(NONE, timeLeft)) {
+				logger.error("Handler calls still run although shard member " + this.config.identity()
+						+ " gave up its keys; they ignored the interrupt");
+			}
+		}
+		try {
+			this.movedOut.addAndGet(this.participant.cached(given));
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Shard member " + this.config.identity() + " could not count the keys it gave up: " + ex);
+		}
 	}
 
 	private boolean advance(Ring ring) {
@@ -454,7 +509,7 @@ public final class ShardMember {
 		if (member.equals(this.config.identity())) {
 			return true;
 		}
-		long now = System.nanoTime();
+		long now = now();
 		synchronized (this.observed) {
 			Observed seen = this.observed.get(member);
 			if (seen != null) {
@@ -470,7 +525,7 @@ public final class ShardMember {
 		V1LeaseList leases = execute(this.api.listNamespacedLease(this.config.leaseNamespace())
 			.labelSelector(GROUP_LABEL + "=" + this.config.name())
 			.buildCall(null), deadline, V1LeaseList.class);
-		long now = System.nanoTime();
+		long now = now();
 		synchronized (this.observed) {
 			java.util.Set<String> listed = new java.util.HashSet<>();
 			for (V1Lease lease : leases.getItems()) {
@@ -561,7 +616,7 @@ public final class ShardMember {
 	}
 
 	private void deleteLease() {
-		long deadline = System.nanoTime() + this.config.renewDeadline().toNanos();
+		long deadline = now() + this.config.renewDeadline().toNanos();
 		try {
 			execute(this.api.deleteNamespacedLease(leaseName(), this.config.leaseNamespace()).buildCall(null), deadline,
 					Object.class);
@@ -590,7 +645,11 @@ public final class ShardMember {
 	}
 
 	private <R> R execute(Call prepared, long deadline, Class<R> type) throws ApiException {
-		return this.requests.execute(prepared, deadline, type);
+		return this.requests.execute(prepared, Duration.ofNanos(deadline - now()), type);
+	}
+
+	private long now() {
+		return this.clock.getAsLong();
 	}
 
 	private String describeFailure(ApiException ex) {

@@ -42,12 +42,31 @@ public record ShardingConfig(String leaseNamespace, String name, String identity
 		if (renewDeadline.compareTo(retryPeriod) <= 0) {
 			throw new IllegalArgumentException("renewDeadline must be greater than retryPeriod");
 		}
+		if (timeToStop(leaseDuration, renewDeadline).compareTo(retryPeriod) < 0) {
+			throw new IllegalArgumentException(
+					"leaseDuration (in whole seconds) must exceed renewDeadline by at least retryPeriod");
+		}
 		if (identity == null || identity.isBlank()) {
 			throw new IllegalArgumentException("identity must not be empty");
 		}
 		if (virtualNodes < 1) {
 			throw new IllegalArgumentException("virtualNodes must be at least 1");
 		}
+	}
+
+	/**
+	 * Returns how long a member cut off from the API server has to stop its calls: it
+	 * gives up its keys the renew deadline after the start of its last successful
+	 * renewal, and the others may take them the lease duration after they saw that
+	 * renewal, which cannot come before its start. Others read the lease duration from
+	 * the member's Lease, in whole seconds.
+	 * @param leaseDuration the lease duration
+	 * @param renewDeadline the renew deadline
+	 * @return the time between giving up and the earliest take-over, negative if others
+	 * may take the keys first
+	 */
+	public static Duration timeToStop(Duration leaseDuration, Duration renewDeadline) {
+		return Duration.ofSeconds(Math.max(1, leaseDuration.toSeconds())).minus(renewDeadline);
 	}
 
 }

@@ -30,7 +30,15 @@ import io.kubernetes.client.openapi.models.V1Condition;
  * when its {@code status} changes, so that readers can tell how long a state has held.
  * <p>
  * The helpers never mutate their arguments and return new lists, so they suit immutable
- * status records: {@code new Status(Conditions.set(status.conditions(), ready))}.
+ * status records.
+ * <p>
+ * Which one to use depends on the write. A server-side apply
+ * ({@link KubernetesTemplate#applyStatus}) claims every condition it carries, so it must
+ * carry only the operator's own: {@link #toApply} returns exactly those, with their
+ * transition times kept from the current list
+ * ({@code new Status(Conditions.toApply(status.conditions(), ready))}). A write that
+ * replaces the whole status ({@link KubernetesTemplate#update}) must carry every
+ * condition: {@link #set} returns the current list with one condition set.
  *
  * @author Kubeop authors
  */
@@ -40,11 +48,43 @@ public final class Conditions {
 	}
 
 	/**
-	 * Returns a copy of the conditions in which the condition of the given type is set. A
-	 * new type is appended, with its {@code lastTransitionTime} set to now when it has
-	 * none. For an existing type, {@code reason}, {@code message} and
-	 * {@code observedGeneration} are taken from the given condition, while
-	 * {@code lastTransitionTime} is kept unless the {@code status} changes.
+	 * Returns the conditions an operator applies: exactly the given ones, each with the
+	 * {@code lastTransitionTime} of the current condition of its type while its
+	 * {@code status} stays the same, else now (or the time it carries). Conditions of
+	 * other types are left out, since an apply that carried another manager's condition
+	 * would co-own it (and, with {@code force}, overwrite its next change with the value
+	 * read); a condition the operator stops applying is removed by the API server.
+	 * @param current the current conditions, may be {@code null}
+	 * @param conditions the conditions the operator sets, each with at least a type and a
+	 * status
+	 * @return the new list
+	 */
+	public static List<V1Condition> toApply(List<V1Condition> current, V1Condition... conditions) {
+		List<V1Condition> result = new ArrayList<>();
+		for (V1Condition condition : conditions) {
+			Objects.requireNonNull(condition.getType(), "condition type must not be null");
+			V1Condition applied = copy(condition);
+			Optional<V1Condition> existing = find(current, condition.getType());
+			if (existing.isPresent() && Objects.equals(existing.get().getStatus(), condition.getStatus())
+					&& existing.get().getLastTransitionTime() != null) {
+				applied.lastTransitionTime(existing.get().getLastTransitionTime());
+			}
+			else {
+				applied.lastTransitionTime(transitionTime(condition));
+			}
+			result.add(applied);
+		}
+		return result;
+	}
+
+	/**
+	 * Returns a copy of the conditions in which the condition of the given type is set,
+	 * for writes that replace the whole status; a server-side apply takes
+	 * {@link #toApply} instead. A new type is appended, with its
+	 * {@code lastTransitionTime} set to now when it has none. For an existing type,
+	 * {@code reason}, {@code message} and {@code observedGeneration} are taken from the
+	 * given condition, while {@code lastTransitionTime} is kept unless the {@code status}
+	 * changes.
 	 * @param conditions the current conditions, may be {@code null}
 	 * @param condition the condition to set, with at least a type and a status
 	 * @return the new list

@@ -23,7 +23,9 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,6 +42,7 @@ import com.google.gson.reflect.TypeToken;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonWriter;
 import io.github.kubeop.handler.HandlerCall;
+import io.github.kubeop.handler.InformerView;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.ResourceDiscovery;
 import io.github.kubeop.informer.ResourceInformer;
@@ -49,11 +52,14 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import okhttp3.MediaType;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * Writes objects to the API server the way controllers are expected to, for generated
@@ -66,7 +72,9 @@ import okhttp3.Response;
  * serialised, and the fields the server owns ({@code resourceVersion},
  * {@code managedFields}, {@code uid}, {@code status}, ...) are dropped, since an apply
  * that carried a read object's {@code resourceVersion} would turn into an optimistic lock
- * and one that carried its {@code status} would claim fields it does not mean to
+ * and one that carried its {@code status} would claim fields it does not mean to own. An
+ * object read back from the server or a cache is reduced to the fields this manager owns
+ * and those nobody owns: applied whole, it would claim every field other managers
  * own.</li>
  * <li>{@link #applyStatus} applies a status through the status subresource, keeps
  * {@code observedGeneration}, and sends nothing when the status is unchanged.</li>
@@ -75,22 +83,30 @@ import okhttp3.Response;
  * </ul>
  * Inside a handler call:
  * <ul>
- * <li>an applied object gets the handled object as its controller owner (as
- * controller-runtime's {@code SetControllerReference}), unless it already has a
- * controller or is the handled object itself; deleting the owner then lets the garbage
- * collector delete it;</li>
+ * <li>in an add, update or reconcile call (never a delete or a cleanup call, see
+ * {@link HandlerCall#owner()}), an applied object gets the handled object as its
+ * controller owner (as controller-runtime's {@code SetControllerReference}), unless the
+ * desired object names a controller or is the handled object itself; deleting the owner
+ * then lets the garbage collector delete it. The live object is checked first: if another
+ * object controls it, the apply fails with an {@link AlreadyOwnedException};</li>
+ * <li>a written object that no informer of its resource caches, although the resource has
+ * informers, is logged as a warning, once per set of informers;</li>
  * <li>every write is remembered with the resourceVersion the server answered, and the
  * next call for the same key waits until the informers caching the written objects show
  * that state or a newer one: a handler never reads an older state of what it wrote (see
  * {@link HandlerCall});</li>
- * <li>a {@code 409 Conflict} from a write ends the call and calls it again, rate-limited,
- * without counting it as a failure; any other rejection is a handler failure carrying the
- * server's message, retried with back-off.</li>
+ * <li>an optimistic-concurrency {@code 409 Conflict} from a write (a stale
+ * {@code resourceVersion}) ends the call and calls it again, rate-limited, without
+ * counting it as a failure; any other rejection, an apply's conflict with another field
+ * manager and {@code AlreadyExists} included, is a handler failure carrying the server's
+ * message, retried with back-off.</li>
  * </ul>
  *
  * @author Kubeop authors
  */
 public class KubernetesTemplate {
+
+	private static final Log logger = LogFactory.getLog(KubernetesTemplate.class);
 
 	private static final MediaType APPLY_PATCH = MediaType.get("application/apply-patch+yaml");
 
@@ -104,6 +120,8 @@ public class KubernetesTemplate {
 
 	private static final List<String> SERVER_OWNED_METADATA = List.of("resourceVersion", "managedFields",
 			"creationTimestamp", "generation", "uid", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds");
+
+	private static final String SHARD_LABEL_PREFIX = "shard.kubeop.io/";
 
 	private final ApiClient client;
 
@@ -124,6 +142,12 @@ public class KubernetesTemplate {
 	private final boolean forceConflicts;
 
 	private final Map<String, ResourceKind> kinds = new ConcurrentHashMap<>();
+
+	/**
+	 * The informers already named in a warning about a written object none of them
+	 * caches, with the resource.
+	 */
+	private final Set<String> warnedOutsideView = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * Creates a new template.
@@ -154,9 +178,9 @@ public class KubernetesTemplate {
 
 	/**
 	 * Server-side applies the desired state of an object (never its status) and returns
-	 * the object as the server stored it. Inside a handler call the handled object
-	 * becomes the controller owner of the applied one, unless it has a controller already
-	 * or is the handled object itself.
+	 * the object as the server stored it. Inside an add, update or reconcile call the
+	 * handled object becomes the controller owner of the applied one, unless the desired
+	 * object names a controller or is the handled object itself.
 	 * @param <T> the object type
 	 * @param desired the fields the caller wants to own; needs a name, and a namespace if
 	 * the kind is namespaced
@@ -165,12 +189,15 @@ public class KubernetesTemplate {
 	 * server's message
 	 * @throws IllegalArgumentException if the handled object cannot own the applied one
 	 * (an object of another namespace, or a cluster-scoped object for a namespaced owner)
+	 * @throws AlreadyOwnedException if the handled object would own the applied one but
+	 * another object controls it
 	 */
 	public <T> T apply(T desired) throws ApiException {
 		JsonObject body = toJson(desired);
 		body.remove("status");
 		ResourceKind kind = kindOf(desired, body);
 		JsonObject metadata = metadataOf(body, kind);
+		keepOnlyOwnFieldsOfReadObject(kind, body, metadata, desired);
 		SERVER_OWNED_METADATA.forEach(metadata::remove);
 		addControllerReference(kind, metadata);
 		String answer = send(kind, metadata, "", "PATCH", applyQuery(),
@@ -257,14 +284,16 @@ public class KubernetesTemplate {
 
 	/**
 	 * Makes the object handled by the current call the controller owner of an applied
-	 * object, as controller-runtime's {@code SetControllerReference}.
+	 * object, as controller-runtime's {@code SetControllerReference}, after checking the
+	 * live object (not the desired one): an object that another object controls is never
+	 * taken from it.
 	 */
-	private void addControllerReference(ResourceKind kind, JsonObject metadata) {
+	private void addControllerReference(ResourceKind kind, JsonObject metadata) throws ApiException {
 		HandlerCall call = HandlerCall.current();
-		if (call == null || call.object() == null || call.object().getMetadata().getUid() == null) {
+		KubernetesObject owner = (call != null) ? call.owner() : null;
+		if (owner == null || owner.getMetadata().getUid() == null) {
 			return;
 		}
-		KubernetesObject owner = call.object();
 		ResourceKind ownerKind = call.resource();
 		String namespace = string(metadata, "namespace");
 		boolean self = ownerKind.group().equals(kind.group()) && ownerKind.plural().equals(kind.plural())
@@ -283,6 +312,11 @@ public class KubernetesTemplate {
 					ownerKind.kind() + " " + "'" + ResourceInformer.key(owner) + "'" + " cannot own " + kind.kind()
 							+ " '" + name(metadata) + "': a namespaced owner only owns objects of its own namespace");
 		}
+		V1OwnerReference liveController = liveController(kind, metadata);
+		if (liveController != null && !owner.getMetadata().getUid().equals(liveController.getUid())) {
+			throw new AlreadyOwnedException(kind.kind(), name(metadata), liveController,
+					ownerKind.kind() + " '" + ResourceInformer.key(owner) + "'");
+		}
 		JsonObject reference = new JsonObject();
 		reference.addProperty("apiVersion", ownerKind.apiVersion());
 		reference.addProperty("kind", ownerKind.kind());
@@ -294,12 +328,172 @@ public class KubernetesTemplate {
 		metadata.add("ownerReferences", references);
 	}
 
+	/**
+	 * The controller reference of the live object: from the cache of an informer that
+	 * holds it, else from the API server. A cache shows this handler's own earlier writes
+	 * (the next call waits for them, see {@link HandlerCall}); a cache miss is not
+	 * trusted, since the live object may lack the labels an informer selects on.
+	 */
+	private V1OwnerReference liveController(ResourceKind kind, JsonObject metadata) throws ApiException {
+		String namespace = string(metadata, "namespace");
+		String key = (namespace != null) ? namespace + "/" + string(metadata, "name") : string(metadata, "name");
+		Map<String, String> labels = labelsOf(metadata);
+		for (ResourceInformer<?> informer : this.informers.informers()) {
+			if (InformerView.of(informer, kind, namespace, labels) == InformerView.CACHED) {
+				KubernetesObject cached = informer.indexer().getByKey(key);
+				if (cached != null) {
+					return controllerOf(cached.getMetadata().getOwnerReferences());
+				}
+			}
+		}
+		JsonObject live = read(kind, metadata);
+		if (live == null || !live.has("metadata")) {
+			return null;
+		}
+		JsonElement references = live.getAsJsonObject("metadata").get("ownerReferences");
+		if (references == null || !references.isJsonArray()) {
+			return null;
+		}
+		List<V1OwnerReference> parsed = new ArrayList<>();
+		references.getAsJsonArray()
+			.forEach((reference) -> parsed.add(this.gson.fromJson(reference, V1OwnerReference.class)));
+		return controllerOf(parsed);
+	}
+
+	private static V1OwnerReference controllerOf(List<V1OwnerReference> references) {
+		if (references == null) {
+			return null;
+		}
+		return references.stream()
+			.filter((reference) -> Boolean.TRUE.equals(reference.getController()))
+			.findFirst()
+			.orElse(null);
+	}
+
+	/**
+	 * Reduces an object that was read back from the API server (it carries a {@code uid}
+	 * or a {@code resourceVersion}) to the fields an apply of this field manager should
+	 * carry: a read object holds every field of the live one, and an apply with
+	 * {@code force} would take each of them from the manager that owns it (another
+	 * controller's labels and finalizers, an autoscaler's {@code replicas}). A field that
+	 * another manager owns and this one does not is left out; the fields this manager
+	 * owns, and those nobody owns (the caller's changes, defaults), stay. Ownership comes
+	 * from the object's {@code managedFields}, or, when they were stripped (an informer's
+	 * cache), from the live object's.
+	 */
+	private void keepOnlyOwnFieldsOfReadObject(ResourceKind kind, JsonObject body, JsonObject metadata, Object object)
+			throws ApiException {
+		if (!metadata.has("uid") && !metadata.has("resourceVersion")) {
+			return;
+		}
+		// not from the body: a generated model's body leaves out empty maps, and in a
+		// field set an empty map is a field
+		JsonElement managedFields = (object instanceof KubernetesObject read
+				&& !(object instanceof DynamicKubernetesObject) && read.getMetadata() != null
+				&& read.getMetadata().getManagedFields() != null)
+						? this.gson.toJsonTree(read.getMetadata().getManagedFields()) : metadata.get("managedFields");
+		if (managedFields == null || !managedFields.isJsonArray() || managedFields.getAsJsonArray().isEmpty()) {
+			JsonObject live = read(kind, metadata);
+			managedFields = (live != null && live.has("metadata"))
+					? live.getAsJsonObject("metadata").get("managedFields") : null;
+		}
+		if (managedFields == null || !managedFields.isJsonArray()) {
+			return;
+		}
+		JsonObject ours = new JsonObject();
+		JsonObject others = new JsonObject();
+		for (JsonElement entry : managedFields.getAsJsonArray()) {
+			JsonObject fields = entry.getAsJsonObject();
+			String subresource = string(fields, "subresource");
+			if (!(fields.get("fieldsV1") instanceof JsonObject fieldsV1)
+					|| (subresource != null && !subresource.isEmpty())) {
+				continue;
+			}
+			FieldSets.merge(this.fieldManager.equals(string(fields, "manager")) ? ours : others, fieldsV1);
+		}
+		FieldSets.removeOwnedByOthers(body, others, ours);
+	}
+
+	/**
+	 * The object as the API server has it now.
+	 * @return the object, or {@code null} if it does not exist
+	 */
+	private JsonObject read(ResourceKind kind, JsonObject metadata) throws ApiException {
+		try {
+			return JsonParser.parseString(send(kind, metadata, "", "GET", new ArrayList<>(), null)).getAsJsonObject();
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 404) {
+				return null;
+			}
+			throw ex;
+		}
+	}
+
+	private static Map<String, String> labelsOf(JsonObject metadata) {
+		JsonElement labels = metadata.get("labels");
+		if (labels == null || !labels.isJsonObject()) {
+			return Map.of();
+		}
+		return labels.getAsJsonObject()
+			.entrySet()
+			.stream()
+			.filter((entry) -> entry.getValue().isJsonPrimitive())
+			.collect(Collectors.toMap(Map.Entry::getKey, (entry) -> entry.getValue().getAsString()));
+	}
+
 	private <T> T written(ResourceKind kind, T answer) {
-		HandlerCall call = HandlerCall.current();
-		if (call != null && answer instanceof KubernetesObject object) {
-			call.wrote(this.informers, kind, object);
+		if (answer instanceof KubernetesObject object && object.getMetadata() != null) {
+			warnIfNoInformerCaches(kind, object);
+			HandlerCall call = HandlerCall.current();
+			if (call != null) {
+				call.wrote(this.informers, kind, object);
+			}
 		}
 		return answer;
+	}
+
+	/**
+	 * Warns, once per resource and set of informers, when an object was written whose
+	 * resource has informers but none of them caches the object: their {@code Lister}s
+	 * return {@code null} for it, and read-after-write cannot wait for it. The usual
+	 * cause is a label that an informer's selector asks for and the written object lacks.
+	 */
+	private void warnIfNoInformerCaches(ResourceKind kind, KubernetesObject written) {
+		List<ResourceInformer<?>> ofResource = new ArrayList<>();
+		for (ResourceInformer<?> informer : this.informers.informers()) {
+			if (InformerView.sameResource(informer, kind)) {
+				InformerView view = InformerView.of(informer, kind, written.getMetadata().getNamespace(),
+						written.getMetadata().getLabels());
+				if (view != InformerView.NOT_CACHED || isShardedByLabel(informer)) {
+					return;
+				}
+				ofResource.add(informer);
+			}
+		}
+		if (ofResource.isEmpty()) {
+			return;
+		}
+		String described = ofResource.stream()
+			.map((informer) -> "informer '" + informer.spec().name() + "' (" + informer.spec().scope() + ")")
+			.collect(Collectors.joining(", "));
+		if (this.warnedOutsideView.add(kind.group() + "/" + kind.plural() + "|" + described)) {
+			logger.warn(kind.kind() + " '" + ResourceInformer.key(written) + "' was written, but no informer of "
+					+ kind.plural() + " caches it: " + described + ". Its Lister returns null for it and a handler's "
+					+ "next call does not wait for the write; give the object the labels and namespace an informer "
+					+ "selects, or widen an informer's scope. Logged once for these informers.");
+		}
+	}
+
+	/**
+	 * Whether an informer caches only the objects of a shard, selected by the label that
+	 * sharding writes on new objects itself (see
+	 * {@code io.github.kubeop.shard.ShardLabels}): a written object enters its view once
+	 * labelled.
+	 */
+	private static boolean isShardedByLabel(ResourceInformer<?> informer) {
+		String selector = informer.spec().labelSelector();
+		return selector != null && selector.contains(SHARD_LABEL_PREFIX);
 	}
 
 	private JsonObject toJson(Object object) {
@@ -371,7 +565,11 @@ public class KubernetesTemplate {
 		try (Response response = this.client.getHttpClient().newCall(request).execute()) {
 			String answer = (response.body() != null) ? response.body().string() : "";
 			if (!response.isSuccessful()) {
-				String verb = method.equals("PUT") ? "Update" : "Apply";
+				String verb = switch (method) {
+					case "PUT" -> "Update";
+					case "GET" -> "Read";
+					default -> "Apply";
+				};
 				throw new ApiException(
 						verb + " of " + kind.kind() + " '" + name(metadata) + "'" + subresource + " failed ("
 								+ response.code() + "): " + serverMessage(answer),
@@ -396,7 +594,8 @@ public class KubernetesTemplate {
 	/**
 	 * Whether every field set in {@code wanted} has the same value in {@code actual},
 	 * unset values ({@code null}, zero, {@code false}, empty) matching absent ones. Lists
-	 * are compared whole.
+	 * are compared whole, except lists of entries with a {@code type} (conditions), whose
+	 * wanted entries are compared with the current entries of their type.
 	 */
 	static boolean contains(JsonElement actual, JsonElement wanted) {
 		if (isUnset(wanted)) {
@@ -413,6 +612,19 @@ public class KubernetesTemplate {
 				.allMatch((entry) -> contains(actualObject.get(entry.getKey()), entry.getValue()));
 		}
 		if (wanted.isJsonArray()) {
+			if (actual != null && actual.isJsonArray() && isKeyedByType(wanted.getAsJsonArray())) {
+				// a list keyed by type, such as conditions: other managers' entries are
+				// theirs, so only the wanted entries are compared
+				return wanted.getAsJsonArray().asList().stream().allMatch((item) -> {
+					JsonElement type = item.getAsJsonObject().get("type");
+					return actual.getAsJsonArray()
+						.asList()
+						.stream()
+						.filter((candidate) -> candidate.isJsonObject()
+								&& type.equals(candidate.getAsJsonObject().get("type")))
+						.anyMatch((candidate) -> contains(candidate, item) && contains(item, candidate));
+				});
+			}
 			if (actual == null || !actual.isJsonArray()
 					|| actual.getAsJsonArray().size() != wanted.getAsJsonArray().size()) {
 				return false;
@@ -429,6 +641,12 @@ public class KubernetesTemplate {
 		return wanted.equals(actual) || (actual != null && actual.isJsonPrimitive()
 				&& wanted.getAsJsonPrimitive().isNumber() && actual.getAsJsonPrimitive().isNumber()
 				&& actual.getAsBigDecimal().compareTo(wanted.getAsBigDecimal()) == 0);
+	}
+
+	private static boolean isKeyedByType(JsonArray list) {
+		return list.asList()
+			.stream()
+			.allMatch((item) -> item.isJsonObject() && item.getAsJsonObject().get("type") instanceof JsonPrimitive);
 	}
 
 	private static boolean isUnset(JsonElement element) {

@@ -16,8 +16,9 @@
 
 /**
  * The write side of an operator: {@link io.github.kubeop.write.KubernetesTemplate} for
- * server-side apply of desired objects and status, and
- * {@link io.github.kubeop.write.Conditions} for the {@code status.conditions} lists that
- * Kubernetes API conventions ask for.
+ * server-side apply of desired objects and status (owned by the handled object, never
+ * taken from another controller: {@link io.github.kubeop.write.AlreadyOwnedException}),
+ * and {@link io.github.kubeop.write.Conditions} for the {@code status.conditions} lists
+ * that Kubernetes API conventions ask for.
  */
 package io.github.kubeop.write;

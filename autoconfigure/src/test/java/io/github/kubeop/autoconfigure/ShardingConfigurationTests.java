@@ -99,6 +99,21 @@ class ShardingConfigurationTests {
 	}
 
 	@Test
+	void timingsThatLetOthersTakeTheKeysOfACutOffMemberTooSoonNameTheProperty(ControlPlane controlPlane) {
+		this.runner.withBean(ApiClient.class, controlPlane::apiClient)
+			.withPropertyValues("kubeop.sharding.enabled=true", "kubeop.sharding.lease-duration=15s",
+					"kubeop.sharding.renew-deadline=14s", "kubeop.sharding.retry-period=10s")
+			.run((context) -> {
+				InvalidConfigurationPropertyValueException failure = rootCause(context.getStartupFailure(),
+						InvalidConfigurationPropertyValueException.class);
+				assertThat(failure.getName()).isEqualTo("kubeop.sharding.lease-duration");
+				assertThat(failure.getReason()).contains("kubeop.sharding.renew-deadline")
+					.contains("kubeop.sharding.retry-period")
+					.contains("24s");
+			});
+	}
+
+	@Test
 	void labelsModeWithoutInformersNamesTheProperty(ControlPlane controlPlane) {
 		this.runner.withBean(ApiClient.class, controlPlane::apiClient)
 			.withPropertyValues("kubeop.sharding.enabled=true", "kubeop.sharding.mode=labels",

@@ -17,6 +17,7 @@
 package io.github.kubeop.informer;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -29,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import com.google.gson.Gson;
+import com.google.gson.JsonParser;
 import com.google.gson.TypeAdapter;
 import com.google.gson.TypeAdapterFactory;
 import com.google.gson.reflect.TypeToken;
@@ -239,6 +241,71 @@ class ListWatchIntegrationTests {
 		}
 	}
 
+	@Test
+	void readAfterWriteGateStaysClosedUntilAPagedRelistIsInTheCache(ControlPlane controlPlane, ApiClient direct)
+			throws Exception {
+		CoreV1Api api = new CoreV1Api(direct);
+		String namespace = namespace(api, "gate-relist");
+		for (int i = 0; i < 4; i++) {
+			create(api, namespace, "item-" + i);
+		}
+		// sorts after every item: on a later page than the first
+		create(api, namespace, "target");
+		BlockingLaterPages laterPages = new BlockingLaterPages();
+		ApiClient client = controlPlane.apiClient();
+		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(laterPages).build());
+		InformerRegistry registry = new InformerRegistry(client);
+		registry.setListStrategy(ListStrategy.LIST);
+		ResourceInformer<V1ConfigMap> informer = registry
+			.informer(InformerSpec.of("gate-relist", "v1", "ConfigMap", V1ConfigMap.class)
+				.withNamespaces(namespace)
+				.withPageSize(2));
+		registry.start();
+		try {
+			registry.awaitSync(Duration.ofSeconds(30));
+			String before = informer.lister().namespace(namespace).get("target").getMetadata().getResourceVersion();
+			registry.stop();
+			// a write the cache has not seen, and a later change, so that the relist's
+			// resourceVersion is newer than the write
+			V1ConfigMap written = api
+				.replaceNamespacedConfigMap("target", namespace,
+						api.readNamespacedConfigMap("target", namespace).execute().data(Map.of("v", "2")))
+				.execute();
+			String write = written.getMetadata().getResourceVersion();
+			V1ConfigMap later = api
+				.createNamespacedConfigMap(namespace,
+						new V1ConfigMap().metadata(new V1ObjectMeta().name("later")).data(Map.of("v", "1")))
+				.execute();
+			// the watch cache has the later change before the relist asks it
+			api.listNamespacedConfigMap(namespace)
+				.resourceVersion(later.getMetadata().getResourceVersion())
+				.resourceVersionMatch("NotOlderThan")
+				.execute();
+			laterPages.arm();
+			registry.start();
+			assertThat(laterPages.blocked.await(30, TimeUnit.SECONDS)).as("the relist's second page is held back")
+				.isTrue();
+			assertThat(ResourceInformer.compareResourceVersions(laterPages.firstPageResourceVersion(), write))
+				.as("the relist's resourceVersion is newer than the write")
+				.isPositive();
+			assertThat(informer.lister().namespace(namespace).get("target").getMetadata().getResourceVersion())
+				.as("the cache still shows the object before the write")
+				.isEqualTo(before);
+			assertThat(informer.hasSeenAfter(namespace, write))
+				.as("the read-after-write gate while the relist's first page is in and the rest is not")
+				.isFalse();
+			laterPages.release();
+			await().atMost(Duration.ofSeconds(30)).until(() -> informer.hasSeenAfter(namespace, write));
+			assertThat(informer.lister().namespace(namespace).get("target").getMetadata().getResourceVersion())
+				.as("the cache once the gate opened")
+				.isEqualTo(write);
+		}
+		finally {
+			laterPages.release();
+			registry.stop();
+		}
+	}
+
 	static String namespace(CoreV1Api api, String prefix) throws ApiException {
 		String name = prefix + "-" + Long.toString(System.nanoTime(), 36);
 		api.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(name))).execute();
@@ -362,6 +429,61 @@ class ListWatchIntegrationTests {
 			return response.newBuilder()
 				.body(ResponseBody.create(buffered, MediaType.get("application/json"), body.length))
 				.build();
+		}
+
+	}
+
+	/**
+	 * Once armed, holds back every later page of a paged list (a request with a continue
+	 * token) until released, and keeps the first page's resourceVersion.
+	 */
+	private static final class BlockingLaterPages implements Interceptor {
+
+		private final CountDownLatch blocked = new CountDownLatch(1);
+
+		private final CountDownLatch released = new CountDownLatch(1);
+
+		private volatile boolean armed;
+
+		private volatile String firstPageResourceVersion;
+
+		void arm() {
+			this.armed = true;
+		}
+
+		void release() {
+			this.released.countDown();
+		}
+
+		String firstPageResourceVersion() {
+			return this.firstPageResourceVersion;
+		}
+
+		@Override
+		public Response intercept(Chain chain) throws IOException {
+			HttpUrl url = chain.request().url();
+			if (!this.armed || isWatch(url) || !url.encodedPath().endsWith("/configmaps")) {
+				return chain.proceed(chain.request());
+			}
+			if (url.queryParameter("continue") == null) {
+				Response response = chain.proceed(chain.request());
+				String body = response.peekBody(Long.MAX_VALUE).string();
+				this.firstPageResourceVersion = JsonParser.parseString(body)
+					.getAsJsonObject()
+					.getAsJsonObject("metadata")
+					.get("resourceVersion")
+					.getAsString();
+				return response;
+			}
+			this.blocked.countDown();
+			try {
+				this.released.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new InterruptedIOException("interrupted while held back");
+			}
+			return chain.proceed(chain.request());
 		}
 
 	}

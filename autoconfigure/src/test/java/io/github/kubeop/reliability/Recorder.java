@@ -16,10 +16,10 @@
 
 package io.github.kubeop.reliability;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.kubeop.annotation.OnAdd;
@@ -29,7 +29,10 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 
 /**
  * A handler that remembers the last state delivered for every key, the deleted keys, and
- * whether a key was ever handled by two workers at once.
+ * the keys that were ever handled by two workers at once.
+ * <p>
+ * Overlap is counted at the entry and exit of every call; a call that takes no time could
+ * almost never be caught beside another, so each call lasts the given call time.
  *
  * @author Kubeop authors
  */
@@ -39,9 +42,30 @@ class Recorder {
 
 	final Set<String> deleted = ConcurrentHashMap.newKeySet();
 
-	final AtomicBoolean overlap = new AtomicBoolean();
+	/**
+	 * The keys a call entered while another call for the same key ran.
+	 */
+	final Set<String> overlaps = ConcurrentHashMap.newKeySet();
 
 	private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+
+	private final long callMillis;
+
+	/**
+	 * Creates a recorder whose calls take no time, for tests that do not look at overlap.
+	 */
+	Recorder() {
+		this(Duration.ZERO);
+	}
+
+	/**
+	 * Creates a recorder whose every call lasts {@code callTime}, so that two calls for
+	 * one key that run at once are seen.
+	 * @param callTime how long each call takes
+	 */
+	Recorder(Duration callTime) {
+		this.callMillis = callTime.toMillis();
+	}
 
 	@OnAdd
 	void added(V1ConfigMap configMap) {
@@ -60,6 +84,7 @@ class Recorder {
 		try {
 			this.lastVersion.remove(name);
 			this.deleted.add(name);
+			takeTime();
 		}
 		finally {
 			leave(name);
@@ -73,15 +98,27 @@ class Recorder {
 			String version = (configMap.getData() != null) ? configMap.getData().get("v") : null;
 			this.lastVersion.put(name, (version != null) ? version : "");
 			this.deleted.remove(name);
+			takeTime();
 		}
 		finally {
 			leave(name);
 		}
 	}
 
+	private void takeTime() {
+		if (this.callMillis > 0) {
+			try {
+				Thread.sleep(this.callMillis);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
 	private void enter(String name) {
 		if (this.inFlight.computeIfAbsent(name, (k) -> new AtomicInteger()).incrementAndGet() > 1) {
-			this.overlap.set(true);
+			this.overlaps.add(name);
 		}
 	}
 

@@ -17,8 +17,11 @@
 package io.github.kubeop.write;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.kubeop.annotation.OnDelete;
 import io.github.kubeop.annotation.Reconcile;
 import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
@@ -33,20 +36,25 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * Objects applied from a handler are owned by the handled object, and go with it: the
- * garbage collector of a real kube-controller-manager deletes them.
+ * garbage collector of a real kube-controller-manager deletes them. Ownership is never
+ * taken from another controller, and a delete call owns nothing.
  *
  * @author Kubeop authors
  */
 @KubernetesTest(components = Component.CONTROLLER_MANAGER)
+@ExtendWith(OutputCaptureExtension.class)
 class OwnedObjectsIntegrationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -86,6 +94,74 @@ class OwnedObjectsIntegrationTests {
 			});
 	}
 
+	@Test
+	void objectAppliedInOnDeleteIsNotOwnedByTheDeadObjectAndSurvivesIt(ControlPlane controlPlane,
+			TestNamespace namespace) {
+		CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+		Tombstoner tombstoner = new Tombstoner();
+		this.runner.withBean(io.kubernetes.client.openapi.ApiClient.class, controlPlane::apiClient)
+			.withPropertyValues("kubeop.informers.namespaces=" + namespace.name())
+			.withBean(Tombstoner.class, () -> tombstoner)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				tombstoner.template = context.getBean(KubernetesTemplate.class);
+				for (String name : List.of("departed", "witness")) {
+					api.createNamespacedConfigMap(namespace.name(),
+							new V1ConfigMap().metadata(new V1ObjectMeta().name(name).labels(Map.of("role", "queue"))))
+						.execute();
+				}
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> exists(api, namespace, "departed-owned") && exists(api, namespace, "witness-owned"));
+				api.deleteNamespacedConfigMap("departed", namespace.name()).execute();
+				await().atMost(Duration.ofSeconds(30)).until(() -> exists(api, namespace, "departed-tombstone"));
+				assertThat(api.readNamespacedConfigMap("departed-tombstone", namespace.name())
+					.execute()
+					.getMetadata()
+					.getOwnerReferences()).isNullOrEmpty();
+				// the sentinel: the garbage collector, which sees ConfigMap events in
+				// order,
+				// collects what the witness owned after it saw the tombstone appear
+				api.deleteNamespacedConfigMap("witness", namespace.name()).execute();
+				await().atMost(Duration.ofSeconds(60)).until(() -> !exists(api, namespace, "witness-owned"));
+				await().atMost(Duration.ofSeconds(60)).until(() -> !exists(api, namespace, "departed-owned"));
+				assertThat(exists(api, namespace, "departed-tombstone")).isTrue();
+			});
+	}
+
+	@Test
+	void objectControlledByAnotherPrimaryIsNotTaken(ControlPlane controlPlane, TestNamespace namespace,
+			CapturedOutput output) {
+		CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+		Sharer sharer = new Sharer();
+		this.runner.withBean(io.kubernetes.client.openapi.ApiClient.class, controlPlane::apiClient)
+			.withPropertyValues("kubeop.informers.namespaces=" + namespace.name())
+			.withBean(Sharer.class, () -> sharer)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				sharer.template = context.getBean(KubernetesTemplate.class);
+				V1ConfigMap first = api
+					.createNamespacedConfigMap(namespace.name(),
+							new V1ConfigMap()
+								.metadata(new V1ObjectMeta().name("first").labels(Map.of("role", "sharer"))))
+					.execute();
+				await().atMost(Duration.ofSeconds(30)).until(() -> exists(api, namespace, "shared-cm"));
+				api.createNamespacedConfigMap(namespace.name(),
+						new V1ConfigMap().metadata(new V1ObjectMeta().name("second").labels(Map.of("role", "sharer"))))
+					.execute();
+				await().atMost(Duration.ofSeconds(30)).until(() -> !sharer.refused.isEmpty());
+				assertThat(sharer.refused.get(0).getOwner().getUid()).isEqualTo(first.getMetadata().getUid());
+				assertThat(sharer.refused.get(0)).hasMessageContaining(
+						"ConfigMap '" + namespace.name() + "/shared-cm' is already controlled by ConfigMap 'first'");
+				assertThat(api.readNamespacedConfigMap("shared-cm", namespace.name())
+					.execute()
+					.getMetadata()
+					.getOwnerReferences()).singleElement()
+					.satisfies((owner) -> assertThat(owner.getUid()).isEqualTo(first.getMetadata().getUid()));
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> output.getOut().contains("failed for " + namespace.name() + "/second"));
+			});
+	}
+
 	private static boolean exists(CoreV1Api api, TestNamespace namespace, String name) throws ApiException {
 		try {
 			api.readNamespacedConfigMap(name, namespace.name()).execute();
@@ -113,6 +189,55 @@ class OwnedObjectsIntegrationTests {
 						.metadata(new V1ObjectMeta().name(source.getMetadata().getName() + "-copy")
 							.namespace(source.getMetadata().getNamespace()))
 						.data(source.getData()));
+		}
+
+	}
+
+	/**
+	 * Applies an owned ConfigMap for each queue, and a tombstone for each queue deleted.
+	 */
+	static class Tombstoner {
+
+		volatile KubernetesTemplate template;
+
+		@Reconcile(labelSelector = "role=queue")
+		void reconcile(V1ConfigMap queue) throws ApiException {
+			this.template
+				.apply(new V1ConfigMap().metadata(new V1ObjectMeta().name(queue.getMetadata().getName() + "-owned")
+					.namespace(queue.getMetadata().getNamespace())));
+		}
+
+		@OnDelete(labelSelector = "role=queue")
+		void departed(V1ConfigMap queue) throws ApiException {
+			this.template.apply(new V1ConfigMap()
+				.metadata(new V1ObjectMeta().name(queue.getMetadata().getName() + "-tombstone")
+					.namespace(queue.getMetadata().getNamespace()))
+				.data(Map.of("departed", queue.getMetadata().getUid())));
+		}
+
+	}
+
+	/**
+	 * Applies one ConfigMap of a fixed name from every sharer: a mistake the template
+	 * must refuse rather than hand the object from owner to owner.
+	 */
+	static class Sharer {
+
+		final List<AlreadyOwnedException> refused = new CopyOnWriteArrayList<>();
+
+		volatile KubernetesTemplate template;
+
+		@Reconcile(labelSelector = "role=sharer")
+		void reconcile(V1ConfigMap sharer) throws ApiException {
+			try {
+				this.template.apply(new V1ConfigMap()
+					.metadata(new V1ObjectMeta().name("shared-cm").namespace(sharer.getMetadata().getNamespace()))
+					.data(Map.of("by", sharer.getMetadata().getName())));
+			}
+			catch (AlreadyOwnedException ex) {
+				this.refused.add(ex);
+				throw ex;
+			}
 		}
 
 	}

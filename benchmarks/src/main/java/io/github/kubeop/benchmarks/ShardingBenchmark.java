@@ -204,7 +204,7 @@ public final class ShardingBenchmark {
 			ShardingConfig config = new ShardingConfig("sharded", group, identity, Duration.ofSeconds(4),
 					Duration.ofSeconds(3), Duration.ofMillis(500), 128);
 			ShardLabels shardLabels = labels
-					? new ShardLabels(client, group, () -> List.of(informer), () -> Set.of("ConfigMap")) : null;
+					? new ShardLabels(client, group, () -> List.of(informer), handlers::shardKey, registry) : null;
 			ShardMember member = new ShardMember(config, client, new ShardingLifecycle.Handlers(handlers), shardLabels);
 			registry.start();
 			while (!informer.hasSynced()) {

@@ -76,7 +76,7 @@ record StaticSiteReconciler(KubernetesTemplate kubernetes, Lister<V1Deployment> 
 		directory().publish(namespace + "/" + name, url);
 		StaticSite.Status status = site.getStatus();
 		kubernetes().applyStatus(site, new StaticSite.Status(null, url,
-				Conditions.set((status != null) ? status.conditions() : null, ready(replicas, deployment))));
+				Conditions.toApply((status != null) ? status.conditions() : null, ready(replicas, deployment))));
 	}
 
 	@Cleanup(finalizer = "sample.kubeop.io/cleanup")

@@ -26,13 +26,17 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A loopback TCP proxy in front of the API server that a test can break: {@link #cut()}
  * closes every connection and refuses new ones, {@link #stall()} keeps connections open
- * but stops forwarding (a half-open connection, as a dead NAT entry leaves behind), and
- * {@link #restore()} forwards again. Point a client at {@link #url()}; TLS still verifies
- * the API server's certificate, which is valid for 127.0.0.1.
+ * but stops forwarding (the network between the two is down, for connections old and
+ * new), {@link #stallOpenConnections()} does so only for the connections open now (a
+ * half-open connection, as a dead NAT entry leaves behind, while new connections work),
+ * and {@link #restore()} forwards again. {@link #connectionsAccepted()} counts the
+ * connections clients opened. Point a client at {@link #url()}; TLS still verifies the
+ * API server's certificate, which is valid for 127.0.0.1.
  *
  * @author Kubeop authors
  */
@@ -43,6 +47,10 @@ public final class FaultProxy implements AutoCloseable {
 	private final ServerSocket server;
 
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+
+	private final Set<Socket> stalledSockets = ConcurrentHashMap.newKeySet();
+
+	private final AtomicInteger accepted = new AtomicInteger();
 
 	private final Thread acceptor;
 
@@ -93,13 +101,32 @@ public final class FaultProxy implements AutoCloseable {
 	}
 
 	/**
+	 * Stops forwarding bytes on the connections open now, in both directions, without
+	 * closing them; connections opened later are forwarded: a half-open connection.
+	 */
+	public void stallOpenConnections() {
+		this.stalledSockets.addAll(this.sockets);
+	}
+
+	/**
+	 * Returns how many connections clients opened through the proxy, refused ones
+	 * included.
+	 * @return the number of connections accepted
+	 */
+	public int connectionsAccepted() {
+		return this.accepted.get();
+	}
+
+	/**
 	 * Forwards again; connections stalled meanwhile are closed, as a real network would
 	 * eventually reset them.
 	 */
 	public void restore() {
-		if (this.stalled) {
+		if (this.stalled || !this.stalledSockets.isEmpty()) {
+			this.stalledSockets.forEach(FaultProxy::closeQuietly);
 			closeAll();
 		}
+		this.stalledSockets.clear();
 		this.stalled = false;
 		this.cut = false;
 	}
@@ -120,6 +147,7 @@ public final class FaultProxy implements AutoCloseable {
 		while (!this.closed) {
 			try {
 				Socket client = this.server.accept();
+				this.accepted.incrementAndGet();
 				if (this.cut) {
 					client.close();
 					continue;
@@ -145,7 +173,7 @@ public final class FaultProxy implements AutoCloseable {
 			try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
 				int read;
 				while ((read = in.read(buffer)) >= 0) {
-					while (this.stalled && !from.isClosed()) {
+					while ((this.stalled || this.stalledSockets.contains(from)) && !from.isClosed()) {
 						Thread.sleep(20);
 					}
 					out.write(buffer, 0, read);

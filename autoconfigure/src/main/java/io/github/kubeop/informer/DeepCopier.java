@@ -151,8 +151,7 @@ public final class DeepCopier {
 	}
 
 	private static Copy plan(Class<?> type) {
-		if (type.isPrimitive() || IMMUTABLE.contains(type) || Enum.class.isAssignableFrom(type)
-				|| (type.getPackageName().equals("java.time") && !type.isInterface())) {
+		if (isImmutable(type)) {
 			return SHARE;
 		}
 		if (type.isArray()) {
@@ -182,6 +181,11 @@ public final class DeepCopier {
 			return SHARE;
 		}
 		return objectPlan(type);
+	}
+
+	private static boolean isImmutable(Class<?> type) {
+		return type.isPrimitive() || IMMUTABLE.contains(type) || Enum.class.isAssignableFrom(type)
+				|| (type.getPackageName().equals("java.time") && !type.isInterface());
 	}
 
 	private static Copy arrayPlan(Class<?> type) {
@@ -309,9 +313,7 @@ public final class DeepCopier {
 				field.setAccessible(true);
 				Class<?> declared = field.getType();
 				// a final class known to be immutable needs no look at the value's class
-				boolean immutable = declared.isPrimitive()
-						|| (Modifier.isFinal(declared.getModifiers()) && IMMUTABLE.contains(declared))
-						|| declared.isEnum();
+				boolean immutable = Modifier.isFinal(declared.getModifiers()) && isImmutable(declared);
 				(immutable ? shared : copied).add(field);
 			}
 		}

@@ -116,6 +116,29 @@ class ControllerTests {
 	}
 
 	@Test
+	void writeStillUnseenWhenTheDeleteArrivesIsForgottenWithTheKey() {
+		this.onAdd = (oldObject, object, context) -> wroteUnseen(object);
+		InformerEvents.watched(this.informer, configMap("one", "uid-1", "1"));
+		awaitCall("add one@1 uid-1");
+		// the delivered state and the write: the bookkeeping follows the call
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.controller.retainedKeys() == 2);
+		InformerEvents.watchedDelete(this.informer, configMap("one", "uid-1", "2"));
+		awaitCall("delete one@2 uid-1");
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(this.controller.retainedKeys()).as("per-key entries held").isZero());
+	}
+
+	@Test
+	void writeStillUnseenOfAKeyNarrowedAwayIsForgotten() {
+		this.onAdd = (oldObject, object, context) -> wroteUnseen(object);
+		InformerEvents.watched(this.informer, configMap("one", "uid-1", "1"));
+		awaitCall("add one@1 uid-1");
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.controller.retainedKeys() == 2);
+		this.controller.narrowKeys((key) -> !key.equals("a/one"));
+		assertThat(this.controller.retainedKeys()).as("per-key entries held").isZero();
+	}
+
+	@Test
 	void objectReplacedUnderItsNameWithinOneRelistIsADeleteAndAnAdd() {
 		InformerEvents.relisted(this.informer, "a", List.of(configMap("one", "uid-1", "1")));
 		awaitCall("add one@1 uid-1");
@@ -298,6 +321,16 @@ class ControllerTests {
 	private Duration record(String call) {
 		this.calls.add(call);
 		return null;
+	}
+
+	/**
+	 * Records the call and a write of its object that the informer never shows: the key's
+	 * next call would wait for it.
+	 */
+	private Duration wroteUnseen(V1ConfigMap object) {
+		HandlerCall.current()
+			.wrote(this.informer, configMap(object.getMetadata().getName(), object.getMetadata().getUid(), "99"));
+		return record("add " + describe(object));
 	}
 
 	private void awaitCall(String call) {

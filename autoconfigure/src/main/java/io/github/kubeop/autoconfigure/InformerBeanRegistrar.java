@@ -61,8 +61,9 @@ import org.springframework.core.env.Environment;
  * ({@code <name>Informer}) and typed {@link Lister} and {@link Indexer} beans
  * ({@code <name>Lister}, {@code <name>Indexer}) that can be injected by generic type,
  * such as {@code Lister<V1Pod>}, or by name where one type is watched in several scopes.
- * Properties are checked here, before any bean is created, so that a wrong value fails
- * startup naming the property.
+ * The {@code Lister} and {@code Indexer} beans return deep copies, the caller's to change
+ * (see {@link ResourceInformer#copyingIndexer()}). Properties are checked here, before
+ * any bean is created, so that a wrong value fails startup naming the property.
  *
  * @author Kubeop authors
  */

@@ -72,8 +72,9 @@ import org.apache.commons.logging.LogFactory;
  * instance is allocated without running a constructor (as Gson does for classes without a
  * no-argument constructor), so that field initializers do not allocate what the copy
  * overwrites at once, and every instance field, final ones included, is set from the
- * original. Records are rebuilt through their canonical constructor. This costs a few
- * microseconds for a Pod, where a JSON round trip costs tens (see the benchmarks).
+ * original. Records are rebuilt through their canonical constructor. A copy of a
+ * realistic Pod with its status allocates 8.8 KB, where a JSON round trip through the
+ * client's Gson allocates 720 KB ({@code DeepCopyBenchmark}).
  * <p>
  * Objects are copied as trees, as they are decoded from JSON: an object reachable twice
  * is copied twice, and a graph with a cycle cannot be copied. A class of the JDK that is

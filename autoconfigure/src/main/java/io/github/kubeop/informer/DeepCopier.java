@@ -321,14 +321,23 @@ public final class DeepCopier {
 		Field[] sharedFields = shared.toArray(new Field[0]);
 		Field[] copiedFields = copied.toArray(new Field[0]);
 		Instantiator instantiator = instantiator(type);
+		// an instance allocated without a constructor holds nulls and zeros already: most
+		// fields of a model are unset, and are skipped
+		boolean zeroed = instantiator.zeroed();
 		return (source) -> {
 			try {
 				Object copy = instantiator.newInstance();
 				for (Field field : sharedFields) {
-					field.set(copy, field.get(source));
+					Object value = field.get(source);
+					if (value != null || !zeroed) {
+						field.set(copy, value);
+					}
 				}
 				for (Field field : copiedFields) {
-					field.set(copy, copy(field.get(source)));
+					Object value = field.get(source);
+					if (value != null || !zeroed) {
+						field.set(copy, copy(value));
+					}
 				}
 				return copy;
 			}
@@ -346,16 +355,26 @@ public final class DeepCopier {
 	private static Instantiator instantiator(Class<?> type) {
 		if (allocateInstance != null && !Modifier.isAbstract(type.getModifiers())) {
 			MethodHandle allocate = MethodHandles.insertArguments(allocateInstance, 0, type);
-			return () -> {
-				try {
-					return (Object) allocate.invokeExact();
+			return new Instantiator() {
+
+				@Override
+				public Object newInstance() throws ReflectiveOperationException {
+					try {
+						return (Object) allocate.invokeExact();
+					}
+					catch (ReflectiveOperationException | RuntimeException | Error ex) {
+						throw ex;
+					}
+					catch (Throwable ex) {
+						throw new InstantiationException(type.getName() + ": " + ex);
+					}
 				}
-				catch (ReflectiveOperationException | RuntimeException | Error ex) {
-					throw ex;
+
+				@Override
+				public boolean zeroed() {
+					return true;
 				}
-				catch (Throwable ex) {
-					throw new InstantiationException(type.getName() + ": " + ex);
-				}
+
 			};
 		}
 		try {
@@ -401,6 +420,13 @@ public final class DeepCopier {
 	private interface Instantiator {
 
 		Object newInstance() throws ReflectiveOperationException;
+
+		/**
+		 * Whether new instances hold only nulls and zeros, no constructor having run.
+		 */
+		default boolean zeroed() {
+			return false;
+		}
 
 	}
 

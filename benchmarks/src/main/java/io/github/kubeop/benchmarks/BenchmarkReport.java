@@ -679,8 +679,10 @@ public final class BenchmarkReport {
 					.append((row == kubeop) ? ratio(kubeop, raw, "cpuMicrosPerEvent", "handler path, CPU per event")
 							: "")
 					.append(" |")
-					.append((row == kubeop) ? ratio(kubeop, withoutCopies, "cpuMicrosPerEvent", null) + "; "
-							+ ratio(kubeop, withoutCopies, "allocatedBytesPerEvent", null) : "")
+					.append((row == kubeop && !withoutCopies.metric("cpuMicrosPerEvent").isEmpty())
+							? ratio(kubeop, withoutCopies, "cpuMicrosPerEvent", null) + "; "
+									+ ratio(kubeop, withoutCopies, "allocatedBytesPerEvent", null)
+							: "")
 					.append('\n');
 				chart.bar(workload, row.contender(), Results.median(cpu));
 			}

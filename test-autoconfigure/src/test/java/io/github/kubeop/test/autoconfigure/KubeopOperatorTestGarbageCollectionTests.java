@@ -59,10 +59,11 @@ import static org.awaitility.Awaitility.await;
  *
  * @author Kubeop authors
  */
+@ExtendWith(KubeopOperatorTestGarbageCollectionTests.GarbageCollectorAtWork.class)
+// tag::operator-test[]
 @KubeopOperatorTest(manifests = "src/test/resources/queues.yaml", components = Component.CONTROLLER_MANAGER,
 		properties = { "kubeop.informers.resources.queues.api-version=gc.kubeop.test/v1",
 				"kubeop.informers.resources.queues.kind=Queue" })
-@ExtendWith(KubeopOperatorTestGarbageCollectionTests.GarbageCollectorAtWork.class)
 class KubeopOperatorTestGarbageCollectionTests {
 
 	@Test
@@ -88,36 +89,6 @@ class KubeopOperatorTestGarbageCollectionTests {
 			.untilAsserted(() -> assertThatExceptionOfType(ApiException.class)
 				.isThrownBy(() -> core.readNamespacedConfigMap("orders-settings", namespace.name()).execute())
 				.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(404)));
-	}
-
-	/**
-	 * Waits, before the application context starts, until the garbage collector of the
-	 * shared control plane has collected an object: its discovery of the API's resources
-	 * is then done, without the CRD of this test.
-	 */
-	static class GarbageCollectorAtWork implements BeforeAllCallback {
-
-		@Override
-		public void beforeAll(ExtensionContext context) throws ApiException {
-			CoreV1Api core = new CoreV1Api(ControlPlanes.shared(Set.of(Component.CONTROLLER_MANAGER)).apiClient());
-			String name = "gc-at-work-" + UUID.randomUUID();
-			V1ConfigMap owner = core
-				.createNamespacedConfigMap("default", new V1ConfigMap().metadata(new V1ObjectMeta().name(name)))
-				.execute();
-			core.createNamespacedConfigMap("default",
-					new V1ConfigMap().metadata(new V1ObjectMeta().name(name + "-owned")
-						.ownerReferences(List.of(new V1OwnerReference().apiVersion("v1")
-							.kind("ConfigMap")
-							.name(name)
-							.uid(owner.getMetadata().getUid())))))
-				.execute();
-			core.deleteNamespacedConfigMap(name, "default").execute();
-			await().atMost(Duration.ofSeconds(90))
-				.untilAsserted(() -> assertThatExceptionOfType(ApiException.class)
-					.isThrownBy(() -> core.readNamespacedConfigMap(name + "-owned", "default").execute())
-					.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(404)));
-		}
-
 	}
 
 	@SpringBootConfiguration
@@ -157,6 +128,37 @@ class KubeopOperatorTestGarbageCollectionTests {
 					.metadata(new V1ObjectMeta().name(metadata.getName() + "-settings").ownerReferences(List.of(owner)))
 					.data(Map.of("partitions", "3")))
 				.execute();
+		}
+
+	}
+
+	// end::operator-test[]
+	/**
+	 * Waits, before the application context starts, until the garbage collector of the
+	 * shared control plane has collected an object: its discovery of the API's resources
+	 * is then done, without the CRD of this test.
+	 */
+	static class GarbageCollectorAtWork implements BeforeAllCallback {
+
+		@Override
+		public void beforeAll(ExtensionContext context) throws ApiException {
+			CoreV1Api core = new CoreV1Api(ControlPlanes.shared(Set.of(Component.CONTROLLER_MANAGER)).apiClient());
+			String name = "gc-at-work-" + UUID.randomUUID();
+			V1ConfigMap owner = core
+				.createNamespacedConfigMap("default", new V1ConfigMap().metadata(new V1ObjectMeta().name(name)))
+				.execute();
+			core.createNamespacedConfigMap("default",
+					new V1ConfigMap().metadata(new V1ObjectMeta().name(name + "-owned")
+						.ownerReferences(List.of(new V1OwnerReference().apiVersion("v1")
+							.kind("ConfigMap")
+							.name(name)
+							.uid(owner.getMetadata().getUid())))))
+				.execute();
+			core.deleteNamespacedConfigMap(name, "default").execute();
+			await().atMost(Duration.ofSeconds(90))
+				.untilAsserted(() -> assertThatExceptionOfType(ApiException.class)
+					.isThrownBy(() -> core.readNamespacedConfigMap(name + "-owned", "default").execute())
+					.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(404)));
 		}
 
 	}

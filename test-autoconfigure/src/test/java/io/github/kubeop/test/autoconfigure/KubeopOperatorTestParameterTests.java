@@ -36,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author Kubeop authors
  */
+// tag::parameters[]
 @KubeopOperatorTest
 class KubeopOperatorTestParameterTests {
 
@@ -56,6 +57,8 @@ class KubeopOperatorTestParameterTests {
 		assertThat(admin.getBasePath()).isEqualTo(controlPlane.serverUrl());
 		assertThat(namespace.name()).startsWith("kubeop-operator-test-parameter-tests-");
 	}
+
+	// end::parameters[]
 
 	@SpringBootConfiguration
 	@EnableAutoConfiguration

@@ -72,12 +72,15 @@ import org.slf4j.LoggerFactory;
  * after deletion and owned objects outlive their owner; without the scheduler and nodes,
  * pods stay {@code Pending}.
  * <p>
- * The components start together once kube-apiserver is ready. Each process writes its
- * output to {@code <name>.log} under {@code target/kubeop-control-plane/} when the
- * working directory has a {@code target} directory (as under Maven), so that the logs of
- * a failed run are kept; otherwise in the control plane's temporary directory. The
- * processes are stopped by {@link #close()}, by a JVM shutdown hook, and, should the JVM
- * die without running hooks, by the next control plane that starts on this machine.
+ * The components start together once kube-apiserver is ready. kube-controller-manager
+ * learns the API's resources when it starts and then every 30 s: after
+ * CustomResourceDefinitions are applied, {@link #refreshDiscovery()} restarts it so that
+ * its garbage collector knows the new kinds at once. Each process writes its output to
+ * {@code <name>.log} under {@code target/kubeop-control-plane/} when the working
+ * directory has a {@code target} directory (as under Maven), so that the logs of a failed
+ * run are kept; otherwise in the control plane's temporary directory. The processes are
+ * stopped by {@link #close()}, by a JVM shutdown hook, and, should the JVM die without
+ * running hooks, by the next control plane that starts on this machine.
  *
  * @author Kubeop authors
  */

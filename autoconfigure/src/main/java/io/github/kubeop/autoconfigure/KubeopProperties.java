@@ -174,7 +174,9 @@ public class KubeopProperties {
 
 		/**
 		 * How long other replicas wait after the last observed renewal of a replica's
-		 * Lease before they take its keys.
+		 * Lease before they take its keys, in whole seconds. Must exceed the renew
+		 * deadline by at least the retry period: the difference is the time a replica cut
+		 * off from the API server has to stop its calls.
 		 */
 		private Duration leaseDuration = Duration.ofSeconds(15);
 

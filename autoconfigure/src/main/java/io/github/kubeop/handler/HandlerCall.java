@@ -115,7 +115,8 @@ public final class HandlerCall {
 	 * Returns the object that owns what this call applies: the handled object in an add,
 	 * update or reconcile call; none in a delete call (the object is gone, and the
 	 * garbage collector would delete whatever named it as owner) nor in a cleanup call
-	 * (the object is going, and would take what it owned with it).
+	 * (the object is going, and would take what it owned with it). An object the handled
+	 * object controls already keeps that reference in any call.
 	 * @return the owner, or {@code null} if what this call applies is not owned
 	 */
 	public KubernetesObject owner() {

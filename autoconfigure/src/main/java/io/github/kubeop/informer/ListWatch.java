@@ -69,7 +69,9 @@ import org.apache.commons.logging.LogFactory;
  * compaction window still ends. A watch that ends within a second without any event is a
  * failure, and the back-off starts over only after two minutes without one. Dead
  * connections are found by HTTP/2 pings; a silent watch is taken for dead only once the
- * server has shown that it sends bookmarks.
+ * server has shown that it sends bookmarks. A failure that did not reach the server waits
+ * on what the loops of that server share ({@link ServerReachability}): one probe at a
+ * time, and every loop back as soon as any request is answered.
  * <p>
  * With {@link ListStrategy#WATCH_LIST} the list is a watch-list, as client-go's reflector
  * does by default since 0.35: a watch with {@code sendInitialEvents=true} whose initial

@@ -17,6 +17,7 @@
 package io.github.kubeop.shard;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -27,6 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
@@ -59,8 +61,10 @@ import org.apache.commons.logging.LogFactory;
  * longer gives it only after it acknowledged that generation (it has stopped handling
  * them), and the new owner handles them only once every member acknowledged it. The
  * member that sorts first in the ring also labels objects that carry no live member's
- * label: new objects, and those of members that left. An object with a controller owner
- * of a handled kind goes to its owner's shard, so owned objects follow their owner.
+ * label: new objects, which it watches, and those of members that left, which it lists
+ * page by page after the ring's members changed. An object goes to the shard of its shard
+ * key, the one the handlers' gates test: an object with a controller owner of a handled
+ * kind goes to its owner's shard, so owned objects follow their owner.
  *
  * @author Kubeop authors
  */
@@ -354,9 +358,9 @@ public final class ShardLabels {
 		if (own == null) {
 			return requirements;
 		}
-		String kept = java.util.Arrays.stream(own.split(","))
+		String kept = Arrays.stream(own.split(","))
 			.filter((requirement) -> !requirement.trim().startsWith(this.labelKey + "="))
-			.collect(java.util.stream.Collectors.joining(","));
+			.collect(Collectors.joining(","));
 		return kept.isBlank() ? requirements : kept + "," + requirements;
 	}
 

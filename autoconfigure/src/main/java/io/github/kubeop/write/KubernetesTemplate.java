@@ -290,14 +290,14 @@ public class KubernetesTemplate {
 	 */
 	private void addControllerReference(ResourceKind kind, JsonObject metadata) throws ApiException {
 		HandlerCall call = HandlerCall.current();
-		KubernetesObject owner = (call != null) ? call.owner() : null;
-		if (owner == null || owner.getMetadata().getUid() == null) {
+		KubernetesObject handled = (call != null) ? call.object() : null;
+		if (handled == null || handled.getMetadata().getUid() == null) {
 			return;
 		}
 		ResourceKind ownerKind = call.resource();
 		String namespace = string(metadata, "namespace");
 		boolean self = ownerKind.group().equals(kind.group()) && ownerKind.plural().equals(kind.plural())
-				&& owner.getMetadata().getName().equals(string(metadata, "name"));
+				&& handled.getMetadata().getName().equals(string(metadata, "name"));
 		JsonArray references = metadata.has("ownerReferences") ? metadata.getAsJsonArray("ownerReferences")
 				: new JsonArray();
 		boolean controlled = references.asList()
@@ -305,6 +305,11 @@ public class KubernetesTemplate {
 			.anyMatch((reference) -> reference.isJsonObject() && reference.getAsJsonObject().has("controller")
 					&& reference.getAsJsonObject().get("controller").getAsBoolean());
 		if (self || controlled) {
+			return;
+		}
+		KubernetesObject owner = call.owner();
+		if (owner == null) {
+			keepControllerReference(kind, metadata, handled, references);
 			return;
 		}
 		if (ownerKind.namespaced() && (!kind.namespaced() || !owner.getMetadata().getNamespace().equals(namespace))) {
@@ -326,6 +331,21 @@ public class KubernetesTemplate {
 		reference.add("blockOwnerDeletion", new JsonPrimitive(true));
 		references.add(reference);
 		metadata.add("ownerReferences", references);
+	}
+
+	/**
+	 * In a delete or cleanup call, which adds no owner reference: keeps the handled
+	 * object's reference on an object it controls already. Left out of the apply, the
+	 * reference would be released by this field manager and removed, and an object the
+	 * handled object owned would outlive it.
+	 */
+	private void keepControllerReference(ResourceKind kind, JsonObject metadata, KubernetesObject handled,
+			JsonArray references) throws ApiException {
+		V1OwnerReference liveController = liveController(kind, metadata);
+		if (liveController != null && handled.getMetadata().getUid().equals(liveController.getUid())) {
+			references.add(this.gson.toJsonTree(liveController));
+			metadata.add("ownerReferences", references);
+		}
 	}
 
 	/**

@@ -135,6 +135,28 @@ class RegistrarShutdownTests {
 		assertThat(graceful.get(PROMPTLY.toSeconds(), TimeUnit.SECONDS)).as("the graceful stop ended too").isTrue();
 	}
 
+	@Test
+	void aStartNoLongerWantedStartsNoFurtherHandler(ApiClient client, TestNamespace namespace) {
+		this.informers = new InformerRegistry(client);
+		this.registrar = new HandlerRegistrar(this.informers, List.of(namespace.name()), Duration.ZERO,
+				(name) -> new DefaultRateLimitingQueue<>(name, RateLimiters.defaultControllerRateLimiter()),
+				(name) -> 1, HandlerObserver.NONE);
+		Controller<?> first = this.registrar
+			.register(HandlerEndpoint.builder("first", V1ConfigMap.class).onAdd((configMap) -> {
+			}).build());
+		Controller<?> second = this.registrar
+			.register(HandlerEndpoint.builder("second", V1ConfigMap.class).onAdd((configMap) -> {
+			}).build());
+		this.informers.start();
+		this.informers.awaitSync(Duration.ofSeconds(30));
+		// leadership lost as soon as the first handler has started
+		this.registrar.startWorkers(() -> !first.workersStarted());
+		assertThat(first.workersStarted()).as("first handler started").isTrue();
+		assertThat(second.workersStarted()).as("second handler started after the loss").isFalse();
+		assertThat(this.registrar.interruptWorkers(PROMPTLY)).isTrue();
+		assertThat(first.workersStarted()).as("first handler after the loss's stop").isFalse();
+	}
+
 	private Controller<?> start(ApiClient client, TestNamespace namespace, Consumer<V1ConfigMap> handler) {
 		this.informers = new InformerRegistry(client);
 		this.registrar = new HandlerRegistrar(this.informers, List.of(namespace.name()), Duration.ZERO,

@@ -48,7 +48,7 @@ class LeaderActivationTests {
 		CountDownLatch release = new CountDownLatch(1);
 		List<Duration> stopped = new CopyOnWriteArrayList<>();
 		LeaderElector elector = new LeaderElector(new LeaderElectionConfig(namespace.name(), "activation",
-				"slow-starter", Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(500)), client,
+				"slow-starter", Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofMillis(500)), client,
 				new LeaderCallbacks() {
 
 					@Override
@@ -77,7 +77,8 @@ class LeaderActivationTests {
 				.execute()
 				.getSpec()
 				.getRenewTime();
-			// several renewals while the start still runs, and still the leader
+			// several renewals (one every half second) while the start still runs, and
+			// still the leader: before, the first came only once the start returned
 			for (int i = 0; i < 3; i++) {
 				OffsetDateTime before = api.readNamespacedLease("activation", namespace.name())
 					.execute()

@@ -27,6 +27,8 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import io.github.kubeop.annotation.OnAdd;
@@ -75,7 +77,9 @@ class ShardingTests {
 	@Test
 	void threeReplicasSplitTheKeysAndNoKeyIsHandledByTwoAtOnce(ControlPlane controlPlane, ApiClient client,
 			TestNamespace namespace) throws Exception {
-		Calls calls = new Calls("split-", Duration.ZERO);
+		// calls that take time: two replicas' calls for one key could not overlap if
+		// they took none
+		Calls calls = new Calls("split-", Duration.ofMillis(20));
 		List<ConfigurableApplicationContext> replicas = start(controlPlane, namespace, "split", calls, THREE);
 		try {
 			awaitWorkingTogether(replicas);
@@ -320,6 +324,10 @@ class ShardingTests {
 
 		private final String slowVersion;
 
+		private final CountDownLatch released = new CountDownLatch(1);
+
+		private volatile String heldVersion;
+
 		Calls(String prefix, Duration callTime) {
 			this(prefix, callTime, null);
 		}
@@ -349,10 +357,30 @@ class ShardingTests {
 				if (slow && !this.callTime.isZero()) {
 					Thread.sleep(this.callTime.toMillis());
 				}
+				String held = this.heldVersion;
+				if (held != null && version != null && version.startsWith(held)) {
+					this.released.await(1, TimeUnit.MINUTES);
+				}
 			}
 			finally {
 				call.end = System.nanoTime();
 			}
+		}
+
+		/**
+		 * Holds the calls for objects whose data has a {@code version} starting with
+		 * {@code version} until {@link #release()} (for a minute at most), so that they
+		 * run across a membership change.
+		 */
+		void hold(String version) {
+			this.heldVersion = version;
+		}
+
+		/**
+		 * Lets the held calls end.
+		 */
+		void release() {
+			this.released.countDown();
 		}
 
 		List<Call> all() {

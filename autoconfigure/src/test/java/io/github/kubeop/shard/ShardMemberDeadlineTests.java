@@ -42,9 +42,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @KubernetesTest
 class ShardMemberDeadlineTests {
 
-	private static final Duration LEASE = Duration.ofSeconds(4);
+	private static final Duration LEASE = Duration.ofSeconds(10);
 
-	private static final Duration RENEW = Duration.ofSeconds(2);
+	private static final Duration RENEW = Duration.ofSeconds(5);
 
 	private static final Duration RETRY = Duration.ofMillis(500);
 

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.kubeop.annotation.Cleanup;
 import io.github.kubeop.annotation.OnDelete;
 import io.github.kubeop.annotation.Reconcile;
 import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
@@ -113,7 +114,8 @@ class OwnedObjectsIntegrationTests {
 				await().atMost(Duration.ofSeconds(30))
 					.until(() -> exists(api, namespace, "departed-owned") && exists(api, namespace, "witness-owned"));
 				api.deleteNamespacedConfigMap("departed", namespace.name()).execute();
-				await().atMost(Duration.ofSeconds(30)).until(() -> exists(api, namespace, "departed-tombstone"));
+				await().atMost(Duration.ofSeconds(30)).until(() -> tombstoner.tombstone != null);
+				assertThat(tombstoner.tombstone.getMetadata().getOwnerReferences()).isNullOrEmpty();
 				assertThat(api.readNamespacedConfigMap("departed-tombstone", namespace.name())
 					.execute()
 					.getMetadata()
@@ -125,6 +127,34 @@ class OwnedObjectsIntegrationTests {
 				await().atMost(Duration.ofSeconds(60)).until(() -> !exists(api, namespace, "witness-owned"));
 				await().atMost(Duration.ofSeconds(60)).until(() -> !exists(api, namespace, "departed-owned"));
 				assertThat(exists(api, namespace, "departed-tombstone")).isTrue();
+			});
+	}
+
+	@Test
+	void cleanupOwnsNothingNewButWhatTheObjectOwnsStillGoesWithIt(ControlPlane controlPlane, TestNamespace namespace) {
+		CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+		Drainer drainer = new Drainer();
+		this.runner.withBean(io.kubernetes.client.openapi.ApiClient.class, controlPlane::apiClient)
+			.withPropertyValues("kubeop.informers.namespaces=" + namespace.name())
+			.withBean(Drainer.class, () -> drainer)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				drainer.template = context.getBean(KubernetesTemplate.class);
+				api.createNamespacedConfigMap(namespace.name(),
+						new V1ConfigMap().metadata(new V1ObjectMeta().name("pool").labels(Map.of("role", "pool"))))
+					.execute();
+				await().atMost(Duration.ofSeconds(30)).until(() -> exists(api, namespace, "pool-owned"));
+				api.deleteNamespacedConfigMap("pool", namespace.name()).execute();
+				await().atMost(Duration.ofSeconds(30)).until(() -> exists(api, namespace, "pool-record"));
+				assertThat(api.readNamespacedConfigMap("pool-record", namespace.name())
+					.execute()
+					.getMetadata()
+					.getOwnerReferences()).isNullOrEmpty();
+				// what the pool owned, updated by the cleanup, still goes with it; that
+				// is the sentinel for the record, which the garbage collector leaves
+				await().atMost(Duration.ofSeconds(60)).until(() -> !exists(api, namespace, "pool-owned"));
+				assertThat(exists(api, namespace, "pool")).isFalse();
+				assertThat(exists(api, namespace, "pool-record")).isTrue();
 			});
 	}
 
@@ -200,6 +230,8 @@ class OwnedObjectsIntegrationTests {
 
 		volatile KubernetesTemplate template;
 
+		volatile V1ConfigMap tombstone;
+
 		@Reconcile(labelSelector = "role=queue")
 		void reconcile(V1ConfigMap queue) throws ApiException {
 			this.template
@@ -209,10 +241,39 @@ class OwnedObjectsIntegrationTests {
 
 		@OnDelete(labelSelector = "role=queue")
 		void departed(V1ConfigMap queue) throws ApiException {
-			this.template.apply(new V1ConfigMap()
+			this.tombstone = this.template.apply(new V1ConfigMap()
 				.metadata(new V1ObjectMeta().name(queue.getMetadata().getName() + "-tombstone")
 					.namespace(queue.getMetadata().getNamespace()))
 				.data(Map.of("departed", queue.getMetadata().getUid())));
+		}
+
+	}
+
+	/**
+	 * Applies an owned ConfigMap for each pool; its cleanup marks that one draining and
+	 * leaves a record behind.
+	 */
+	static class Drainer {
+
+		volatile KubernetesTemplate template;
+
+		@Reconcile(labelSelector = "role=pool")
+		void reconcile(V1ConfigMap pool) throws ApiException {
+			apply(pool, "-owned", Map.of("state", "serving"));
+		}
+
+		@Cleanup(finalizer = "test.kubeop.io/drain")
+		void cleanup(V1ConfigMap pool) throws ApiException {
+			apply(pool, "-owned", Map.of("state", "draining"));
+			apply(pool, "-record", Map.of("drained", pool.getMetadata().getUid()));
+		}
+
+		private void apply(V1ConfigMap pool, String suffix, Map<String, String> data) throws ApiException {
+			this.template.apply(
+					new V1ConfigMap()
+						.metadata(new V1ObjectMeta().name(pool.getMetadata().getName() + suffix)
+							.namespace(pool.getMetadata().getNamespace()))
+						.data(data));
 		}
 
 	}

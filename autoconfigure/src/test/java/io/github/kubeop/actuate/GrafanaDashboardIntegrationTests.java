@@ -20,9 +20,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.time.Duration;
-import java.util.LinkedHashSet;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -71,11 +71,12 @@ class GrafanaDashboardIntegrationTests {
 
 	@BeforeAll
 	static void scrapeApplications(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
-		exported.addAll(scrape(controlPlane, "leader_election_master_status", "--kubeop.leader-election.enabled=true",
+		exported.addAll(scrape(controlPlane, namespace, "leader_election_master_status",
+				"--kubeop.leader-election.enabled=true",
 				"--kubeop.leader-election.lease-namespace=" + namespace.name()));
-		exported.addAll(scrape(controlPlane, "kubeop_sharding_keys", "--kubeop.sharding.enabled=true",
+		exported.addAll(scrape(controlPlane, namespace, "kubeop_sharding_keys", "--kubeop.sharding.enabled=true",
 				"--kubeop.sharding.name=dashboard", "--kubeop.sharding.lease-namespace=" + namespace.name(),
-				"--kubeop.sharding.identity=replica-1", "--kubeop.informers.namespaces=" + namespace.name()));
+				"--kubeop.sharding.identity=replica-1"));
 	}
 
 	@Test
@@ -91,7 +92,7 @@ class GrafanaDashboardIntegrationTests {
 
 	@Test
 	void everyKubeopMeterHasAPanel() throws Exception {
-		assertThat(Files.exists(GrafanaDashboard.SHIPPED)).isTrue();
+		assertThat(GrafanaDashboard.SHIPPED).as("the dashboard shipped with the docs").exists();
 		Set<String> shown = new TreeSet<>();
 		GrafanaDashboard.read(GrafanaDashboard.SHIPPED)
 			.metricsByPanel()
@@ -115,11 +116,12 @@ class GrafanaDashboardIntegrationTests {
 	 * Starts an application with a handler and the given properties, scrapes it once the
 	 * meter that only the properties bring is exported, and stops it.
 	 */
-	private static Set<String> scrape(ControlPlane controlPlane, String expectedMetric, String... properties)
-			throws Exception {
-		Set<String> arguments = new LinkedHashSet<>(Set.of("--server.port=0",
-				"--management.endpoints.web.exposure.include=prometheus", "--spring.main.banner-mode=off"));
-		arguments.addAll(Set.of(properties));
+	private static Set<String> scrape(ControlPlane controlPlane, TestNamespace namespace, String expectedMetric,
+			String... properties) throws Exception {
+		List<String> arguments = new ArrayList<>(
+				List.of("--server.port=0", "--management.endpoints.web.exposure.include=prometheus",
+						"--kubeop.informers.namespaces=" + namespace.name()));
+		arguments.addAll(List.of(properties));
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(DashboardApplication.class)
 			.bannerMode(Banner.Mode.OFF)
 			.initializers((applicationContext) -> applicationContext.getBeanFactory()

@@ -386,14 +386,15 @@ public final class Controller<T extends KubernetesObject> {
 	 * @param triggers the triggers this run took, restored if the call fails
 	 * @return {@code false} if the call failed and the key was put back for a retry
 	 */
-	private boolean call(String key, Call<T> call, T current, FinalState<T> finalState, Set<Trigger> triggers,
+	private boolean call(String key, Call<T> planned, T current, FinalState<T> finalState, Set<Trigger> triggers,
 			long epoch) {
-		if (call.methods().isEmpty() && !call.removalOnly()) {
+		if (planned.methods().isEmpty() && !planned.removalOnly()) {
 			// no method for this change: only the bookkeeping, and no reconcile to count
 			remember(key, current, finalState);
 			this.queue.forget(key);
 			return true;
 		}
+		Call<T> call = planned.withCopies();
 		HandlerContext context = new HandlerContext(key, call.trigger(), this.queue.numRequeues(key) + 1, name(),
 				call.finalStateUnknown());
 		long start = System.nanoTime();

@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.Set;
 
 import io.github.kubeop.handler.DeliveryLedger.FinalState;
+import io.github.kubeop.informer.DeepCopier;
 import io.kubernetes.client.common.KubernetesObject;
 
 /**
@@ -152,8 +153,24 @@ final class CallPlanner<T extends KubernetesObject> {
 	record Call<T>(HandlerMethod.Kind kind, Trigger trigger, T oldObject, T newObject, boolean finalStateUnknown,
 			List<HandlerMethod> methods) {
 
+		/**
+		 * Returns the call with the handler's own copies of its objects: whatever the
+		 * methods change in them reaches neither the cache nor the state remembered as
+		 * delivered, which is the old object of a later update and what a retry starts
+		 * from. The methods of one call share the copies, as steps of one reconcile.
+		 */
+		Call<T> withCopies() {
+			return new Call<>(this.kind, this.trigger, DeepCopier.isolate(this.oldObject),
+					DeepCopier.isolate(this.newObject), this.finalStateUnknown, this.methods);
+		}
+
+		/**
+		 * Returns the call with another object, copied: the object as a finalizer write
+		 * returned it is the state remembered as delivered.
+		 */
 		Call<T> withObject(T object) {
-			return new Call<>(this.kind, this.trigger, this.oldObject, object, this.finalStateUnknown, this.methods);
+			return new Call<>(this.kind, this.trigger, this.oldObject, DeepCopier.isolate(object),
+					this.finalStateUnknown, this.methods);
 		}
 
 		/**

@@ -336,6 +336,9 @@ public final class Controller<T extends KubernetesObject> {
 		Set<Trigger> triggers = this.ledger.takeTriggers(key);
 		// read once: a delete arriving while the handler runs replaces it, and survives
 		FinalState<T> finalState = this.ledger.finalState(key);
+		// the gate before the cache: a write the gate finds shown is in every state read
+		// after it, whereas a state read first may predate a write shown meanwhile
+		boolean writesSeen = this.readAfterWrite.writesSeen(key);
 		T cached = this.informer.indexer().getByKey(key);
 		T current = (cached != null && this.filter.test(cached)) ? cached : null;
 		T last = this.ledger.delivered(key);
@@ -356,7 +359,7 @@ public final class Controller<T extends KubernetesObject> {
 			last = null;
 			finalState = null;
 		}
-		if (current != null && !this.readAfterWrite.writesSeen(key)) {
+		if (current != null && !writesSeen) {
 			// the informers are behind this key's own writes: called now, the handler
 			// would read older states of what it wrote. The informer's change of the
 			// written object queues the key again; the delay is the fallback.
@@ -385,14 +388,15 @@ public final class Controller<T extends KubernetesObject> {
 	 * @param triggers the triggers this run took, restored if the call fails
 	 * @return {@code false} if the call failed and the key was put back for a retry
 	 */
-	private boolean call(String key, Call<T> call, T current, FinalState<T> finalState, Set<Trigger> triggers,
+	private boolean call(String key, Call<T> planned, T current, FinalState<T> finalState, Set<Trigger> triggers,
 			long epoch) {
-		if (call.methods().isEmpty()) {
+		if (planned.methods().isEmpty()) {
 			// no method for this change: only the bookkeeping, and no reconcile to count
 			remember(key, current, finalState);
 			this.queue.forget(key);
 			return true;
 		}
+		Call<T> call = planned.withCopies();
 		HandlerContext context = new HandlerContext(key, call.trigger(), this.queue.numRequeues(key) + 1, name(),
 				call.finalStateUnknown());
 		long start = System.nanoTime();

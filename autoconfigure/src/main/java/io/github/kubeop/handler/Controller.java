@@ -365,6 +365,8 @@ public final class Controller<T extends KubernetesObject> {
 			// written object queues the key again; the delay is the fallback.
 			this.ledger.restoreTriggers(key, triggers);
 			this.queue.addAfter(key, ReadAfterWriteGate.RECHECK);
+			HandlerCallLog.requeued(name(), key, ReadAfterWriteGate.RECHECK,
+					"the informers do not show the key's own writes yet", null, null);
 			return;
 		}
 		Call<T> call = this.planner.decide(key, cached, current, last, finalState, triggers);
@@ -419,13 +421,15 @@ public final class Controller<T extends KubernetesObject> {
 		catch (Finalizers.ConflictException ex) {
 			// the object changed since the cache showed it: handled again once the cache
 			// has caught up, rate-limited but not counted as a failure
-			retry(key, triggers, epoch);
+			called(key, call, context, HandlerObserver.Outcome.REQUEUE, start);
+			retry(key, triggers, epoch, "finalizer write conflict", ex.getMessage(), null);
 			this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
 			return false;
 		}
 		catch (TerminalException | HandlerMethod.ProgrammingError | ClassCastException ex) {
 			logger.error("Handler " + name() + " failed for " + key + " (" + call.trigger()
 					+ ") and will not retry until the object changes", ex);
+			called(key, call, context, HandlerObserver.Outcome.TERMINAL_ERROR, start);
 			this.activation.inEpoch(epoch, () -> {
 				this.ledger.requeueAnswered(key);
 				remember(key, delivered.get(), finalState);
@@ -438,8 +442,8 @@ public final class Controller<T extends KubernetesObject> {
 			WriteConflict conflict = WriteConflict.of(ex);
 			if (conflict != null && conflict.isRoutine()) {
 				// a write lost an optimistic-concurrency race: routine, not a failure
-				logger.debug("Handler " + name() + " met a write conflict for " + key + "; calling it again", ex);
-				retry(key, triggers, epoch);
+				called(key, call, context, HandlerObserver.Outcome.REQUEUE, start);
+				retry(key, triggers, epoch, "write conflict: the object changed since it was read", null, null);
 				this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
 				return false;
 			}
@@ -449,11 +453,9 @@ public final class Controller<T extends KubernetesObject> {
 				logger.warn("Handler " + name() + " failed for " + key + " (" + call.trigger() + "), retrying: "
 						+ ((conflict != null) ? conflict.describe() + ": " : "") + ex, ex);
 			}
-			else if (logger.isDebugEnabled()) {
-				logger.debug("Handler " + name() + " failed again for " + key + " (attempt " + context.attempt() + ")",
-						ex);
-			}
-			retry(key, triggers, epoch);
+			called(key, call, context, HandlerObserver.Outcome.ERROR, start);
+			// the first failure's stack trace is in the warning; later ones only here
+			retry(key, triggers, epoch, "failed", ex, (context.attempt() > 1) ? ex : null);
 			this.observer.handled(name(), HandlerObserver.Outcome.ERROR, System.nanoTime() - start);
 			return false;
 		}
@@ -466,6 +468,7 @@ public final class Controller<T extends KubernetesObject> {
 		HandlerObserver.Outcome outcome = (requeueAfter == null || requeueAfter.isNegative() || current == null)
 				? HandlerObserver.Outcome.SUCCESS
 				: requeueAfter.isZero() ? HandlerObserver.Outcome.REQUEUE : HandlerObserver.Outcome.REQUEUE_AFTER;
+		called(key, call, context, outcome, start);
 		this.activation.inEpoch(epoch, () -> {
 			// the call answered any earlier request to be called again; its own result
 			// may ask anew. A failed call keeps the request for its retry.
@@ -481,11 +484,14 @@ public final class Controller<T extends KubernetesObject> {
 					// spinning
 					this.ledger.requeue(key, call.kind());
 					this.queue.addRateLimited(key);
+					HandlerCallLog.requeued(name(), key, null, "the handler asked to be called again", null, null);
 				}
 				case REQUEUE_AFTER -> {
 					this.queue.forget(key);
 					this.ledger.requeue(key, call.kind());
 					this.queue.addAfter(key, requeueAfter);
+					HandlerCallLog.requeued(name(), key, requeueAfter, "the handler asked to be called again", null,
+							null);
 				}
 				default -> this.queue.forget(key);
 			}
@@ -498,11 +504,17 @@ public final class Controller<T extends KubernetesObject> {
 	 * Puts a key back after a failed call, with the queue's back-off and the triggers it
 	 * took.
 	 */
-	private void retry(String key, Set<Trigger> triggers, long epoch) {
+	private void retry(String key, Set<Trigger> triggers, long epoch, String reason, Object detail,
+			Throwable stackTrace) {
 		this.activation.inEpoch(epoch, () -> {
 			this.ledger.restoreTriggers(key, triggers);
 			this.queue.addRateLimited(key);
+			HandlerCallLog.requeued(name(), key, null, reason, detail, stackTrace);
 		});
+	}
+
+	private void called(String key, Call<T> call, HandlerContext context, HandlerObserver.Outcome outcome, long start) {
+		HandlerCallLog.called(name(), key, call.trigger(), context.attempt(), outcome, start);
 	}
 
 	/**

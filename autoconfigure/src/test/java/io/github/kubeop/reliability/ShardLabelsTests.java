@@ -17,13 +17,17 @@
 package io.github.kubeop.reliability;
 
 import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import io.github.kubeop.annotation.OnAdd;
@@ -41,8 +45,10 @@ import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Secret;
@@ -142,35 +148,54 @@ class ShardLabelsTests {
 			});
 			// a fourth replica joins: keys move to it by relabelling, which takes them
 			// out of the old owners' caches without a delete there. Some of the keys that
-			// move have a call running on their old owner across the change: held until
-			// the new replica starts a call for one of them (which the drain must
-			// prevent), or for 5 s after every replica saw the new ring
+			// move have a call running on their old owner across the change, held until
+			// the test has seen one of two things. Either the old owners of the held
+			// keys,
+			// having seen the new ring, renewed their Leases without acknowledging it:
+			// they wait for the held calls, so nothing of theirs may reach the new
+			// replica yet. Or the new replica works by the new ring: it handled a write
+			// to a key that moved to it and was not held (the sentinel), made once the
+			// held objects carried its label and it had handled that key once, so that
+			// the held keys were in its queue before the sentinel. No fixed window: a
+			// slow replica is waited for
 			HashRing four = HashRing.of(List.of("a", "b", "c", "d"),
 					replicas.get(0).getBean(ShardingLifecycle.class).member().config().virtualNodes());
 			List<Integer> moving = IntStream.range(1, 300)
 				.filter((i) -> "d".equals(four.owner(namespace.name() + "/labelled-" + i)))
-				.limit(6)
+				.limit(7)
 				.boxed()
 				.toList();
+			String sentinel = namespace.name() + "/labelled-" + moving.get(6);
 			calls.hold("held");
-			Map<String, String> held = write(client, namespace, moving, "held");
+			Map<String, String> held = write(client, namespace, moving.subList(0, 6), "held");
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> held.entrySet()
 					.stream()
 					.allMatch((entry) -> calls.started(entry.getKey(), entry.getValue())));
+			Set<String> oldOwners = calls.all()
+				.stream()
+				.filter((call) -> held.containsKey(call.key) && call.resourceVersion.equals(held.get(call.key)))
+				.map((call) -> call.replica)
+				.collect(Collectors.toSet());
 			replicas.add(start(controlPlane.apiClient(), namespace, calls, deletes, "d"));
-			await().atMost(Duration.ofSeconds(60))
-				.until(() -> replicas.stream()
-					.allMatch((replica) -> replica.getBean(ShardingLifecycle.class)
-						.member()
-						.state()
-						.members()
-						.size() == 4));
-			long heldUntil = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-			while (System.nanoTime() < heldUntil
-					&& calls.of("d").stream().noneMatch((call) -> held.containsKey(call.key))) {
-				Thread.sleep(50);
-			}
+			long joined = System.nanoTime();
+			HeldMove move = new HeldMove(client, namespace, replicas, oldOwners, held, sentinel, calls);
+			await().atMost(Duration.ofMinutes(2))
+				.pollInterval(Duration.ofMillis(100))
+				.alias("old owners refusing the new ring, or the new replica handling the sentinel")
+				.until(move::settled);
+			Figures.record("sharding labels",
+					"held move settled " + (System.nanoTime() - joined) / 1_000_000 + " ms after d started: "
+							+ (move.refused() ? "old owners " + oldOwners + " refused the new ring"
+									: "d handled the sentinel"));
+			assertThat(calls.of("d")
+				.stream()
+				.filter((call) -> held.containsKey(call.key))
+				.map((call) -> call.key + " at " + call.resourceVersion))
+				.as("calls of d on held keys while they were held (%s)",
+						move.refused() ? "old owners refused the new ring" : "d handled the sentinel")
+				.isEmpty();
+			calls.assertNoOverlap();
 			calls.release();
 			awaitWorkingTogether(replicas);
 			Map<String, String> updated = write(client, namespace, 300, "v2");
@@ -272,6 +297,135 @@ class ShardLabelsTests {
 			latest.put(namespace.name() + "/" + name, written.getMetadata().getResourceVersion());
 		});
 		return latest;
+	}
+
+	/**
+	 * Watches a move whose keys have calls held on their old owners, until it is clear
+	 * whether the drain holds the move back: either every old owner of a held key, having
+	 * seen the new ring, renewed its Lease without acknowledging it (so it waits for the
+	 * held calls, and nothing of its may reach the new replica yet), or the new replica
+	 * {@code d} handled the sentinel.
+	 */
+	private static final class HeldMove {
+
+		private final ApiClient client;
+
+		private final TestNamespace namespace;
+
+		private final List<ConfigurableApplicationContext> replicas;
+
+		private final Set<String> oldOwners;
+
+		private final Map<String, String> held;
+
+		private final String sentinel;
+
+		private final ShardingTests.Calls calls;
+
+		// when the test first saw each old owner on the new ring, and that ring's
+		// generation
+		private final Map<String, OffsetDateTime> sawRing = new HashMap<>();
+
+		private final Map<String, Long> ringGeneration = new HashMap<>();
+
+		private volatile String sentinelVersion;
+
+		private volatile boolean refused;
+
+		HeldMove(ApiClient client, TestNamespace namespace, List<ConfigurableApplicationContext> replicas,
+				Set<String> oldOwners, Map<String, String> held, String sentinel, ShardingTests.Calls calls) {
+			this.client = client;
+			this.namespace = namespace;
+			this.replicas = replicas;
+			this.oldOwners = oldOwners;
+			this.held = held;
+			this.sentinel = sentinel;
+			this.calls = calls;
+		}
+
+		/**
+		 * Returns whether the old owners were seen refusing the new ring, or the new
+		 * replica handled the sentinel; writes the sentinel when it is due.
+		 */
+		boolean settled() throws Exception {
+			if (oldOwnersRefused()) {
+				this.refused = true;
+				return true;
+			}
+			return sentinelHandled();
+		}
+
+		boolean refused() {
+			return this.refused;
+		}
+
+		private boolean oldOwnersRefused() throws Exception {
+			CoordinationV1Api leases = new CoordinationV1Api(this.client);
+			for (String owner : this.oldOwners) {
+				if (!this.sawRing.containsKey(owner)) {
+					ShardMember.State state = this.replicas.get(List.of("a", "b", "c").indexOf(owner))
+						.getBean(ShardingLifecycle.class)
+						.member()
+						.state();
+					if (state.members().size() != 4) {
+						return false;
+					}
+					// the ring is set before the member acts on it in the same round: a
+					// renewal after this instant comes from a later round, and carries
+					// what the member decided
+					this.sawRing.put(owner, OffsetDateTime.now(ZoneOffset.UTC));
+					this.ringGeneration.put(owner, state.generation());
+				}
+				V1Lease lease = leases.readNamespacedLease("labelled-member-" + owner, this.namespace.name()).execute();
+				OffsetDateTime renewed = lease.getSpec().getRenewTime();
+				String acknowledged = lease.getMetadata().getAnnotations().get(ShardMember.ACKNOWLEDGED);
+				if (renewed == null || !renewed.isAfter(this.sawRing.get(owner)) || acknowledged == null
+						|| Long.parseLong(acknowledged) >= this.ringGeneration.get(owner)) {
+					return false;
+				}
+			}
+			return true;
+		}
+
+		private boolean sentinelHandled() throws Exception {
+			String written = this.sentinelVersion;
+			if (written == null) {
+				// the sentinel goes into d's queue after the held keys: d handled its
+				// key once (so it is not waiting in the queue), and the held objects'
+				// relabelling came before it on d's watch
+				if (!handledByD(this.sentinel, "0") || !heldLabelledForD()) {
+					return false;
+				}
+				String name = this.sentinel.substring(this.sentinel.indexOf('/') + 1);
+				int index = Integer.parseInt(name.substring("labelled-".length()));
+				this.sentinelVersion = write(this.client, this.namespace, List.of(index), "sentinel")
+					.get(this.sentinel);
+				return false;
+			}
+			return handledByD(this.sentinel, written);
+		}
+
+		private boolean handledByD(String key, String resourceVersion) {
+			return this.calls.of("d")
+				.stream()
+				.anyMatch((call) -> call.key.equals(key) && call.end != 0
+						&& Long.parseLong(call.resourceVersion) >= Long.parseLong(resourceVersion));
+		}
+
+		private boolean heldLabelledForD() throws Exception {
+			CoreV1Api api = new CoreV1Api(this.client);
+			for (String key : this.held.keySet()) {
+				V1ConfigMap configMap = api
+					.readNamespacedConfigMap(key.substring(key.indexOf('/') + 1), this.namespace.name())
+					.execute();
+				Map<String, String> labels = configMap.getMetadata().getLabels();
+				if (labels == null || !"d".equals(labels.get(LABEL))) {
+					return false;
+				}
+			}
+			return true;
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -686,7 +686,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			logger.debug("Reopening watch of " + this.informer + " from resourceVersion " + this.lastResourceVersion);
 		}
 		long started = System.nanoTime();
+		boolean headersReceived = false;
 		try (Response response = ApiRequests.open(call)) {
+			headersReceived = true;
 			this.reachability.answered();
 			this.state = (listing != null) ? WatchState.LISTING : WatchState.WATCHING;
 			this.reconnectingSince = null;
@@ -743,6 +745,13 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		catch (IOException ex) {
 			if (!this.running || ex instanceof InterruptedIOException && call.isCanceled()) {
 				return true;
+			}
+			if (ex instanceof SocketTimeoutException && !headersReceived) {
+				// the server took the request but is slow to answer it (a busy server
+				// queueing requests): closing the connection every other watch shares
+				// would send them all against it at once
+				throw new ResponseTimeoutException("the watch's response headers did not come within "
+						+ this.informer.spec().stallTimeout().toMillis() + " ms", ex);
 			}
 			if (ex instanceof SocketTimeoutException) {
 				// silent past the stall timeout while its connection looks open: that

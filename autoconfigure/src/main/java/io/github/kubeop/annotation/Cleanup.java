@@ -44,10 +44,12 @@ import java.lang.annotation.Target;
  * <li>a conflict (HTTP 409) on a finalizer write is retried, rate-limited, without
  * counting as a failure.</li>
  * </ul>
- * The method may be called more than once for one delete (a retry, a conflict on the
- * finalizer's removal, a restart of the operator in between), so it must be idempotent,
- * as in controller-runtime. An object that leaves the handler's filters keeps the
- * finalizer, and its delete waits until someone removes it.
+ * The method may be called more than once for one delete, so it must be idempotent, as in
+ * controller-runtime: after its own failure, and when the workers start anew (a restart,
+ * leadership or the key moving to another replica) before the finalizer was removed. A
+ * removal that fails after the method returned is retried alone. An object that leaves
+ * the handler's filters keeps the finalizer, and its delete waits until someone removes
+ * it.
  * <p>
  * A bean may have one cleanup method per resource, and only next to a {@link Reconcile},
  * {@link OnAdd} or {@link OnUpdate} method for the same resource (who else would add the

@@ -61,8 +61,9 @@ import org.springframework.core.env.Environment;
  * ({@code <name>Informer}) and typed {@link Lister} and {@link Indexer} beans
  * ({@code <name>Lister}, {@code <name>Indexer}) that can be injected by generic type,
  * such as {@code Lister<V1Pod>}, or by name where one type is watched in several scopes.
- * Properties are checked here, before any bean is created, so that a wrong value fails
- * startup naming the property.
+ * The {@code Lister} and {@code Indexer} beans return deep copies, the caller's to change
+ * (see {@link ResourceInformer#copyingIndexer()}). Properties are checked here, before
+ * any bean is created, so that a wrong value fails startup naming the property.
  *
  * @author Kubeop authors
  */
@@ -119,9 +120,9 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 			.setInstanceSupplier(() -> createInformer(beanFactory, withTransforms(beanFactory, spec, transformBeans)));
 		registry.registerBeanDefinition(informerBean, informer);
 		register(registry, name + "Lister", Lister.class, spec.type(),
-				() -> informer(beanFactory, informerBean).lister());
+				() -> informer(beanFactory, informerBean).copyingLister());
 		register(registry, name + "Indexer", Indexer.class, spec.type(),
-				() -> informer(beanFactory, informerBean).indexer());
+				() -> informer(beanFactory, informerBean).copyingIndexer());
 	}
 
 	private static <T extends KubernetesObject> ResourceInformer<T> createInformer(BeanFactory beanFactory,

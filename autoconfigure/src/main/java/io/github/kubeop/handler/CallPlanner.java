@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.Set;
 
 import io.github.kubeop.handler.DeliveryLedger.FinalState;
+import io.github.kubeop.informer.DeepCopier;
 import io.kubernetes.client.common.KubernetesObject;
 
 /**
@@ -120,11 +121,16 @@ final class CallPlanner<T extends KubernetesObject> {
 	/**
 	 * The call for an object being deleted, for a handler with a cleanup method: the
 	 * cleanup while the object holds the finalizer, else none (neither a cleanup nor a
-	 * reconcile: the object is on its way out).
+	 * reconcile: the object is on its way out). Once the cleanup has run, only the
+	 * finalizer's removal is left: it is retried alone, so the cleanup runs once per
+	 * deletion however the removal fails.
 	 */
 	private Call<T> cleanupCall(String key, T current) {
-		if (!this.finalizers.isHeldBy(current) || this.ledger.isCleanedUp(key, uid(current))) {
+		if (!this.finalizers.isHeldBy(current) || this.ledger.isFinalizerRemoved(key, uid(current))) {
 			return null;
+		}
+		if (this.ledger.isCleanedUp(key, uid(current))) {
+			return new Call<>(HandlerMethod.Kind.CLEANUP, Trigger.DELETING, null, current, false, List.of());
 		}
 		return new Call<>(HandlerMethod.Kind.CLEANUP, Trigger.DELETING, null, current, false,
 				this.endpoint.methods(HandlerMethod.Kind.CLEANUP));
@@ -152,8 +158,34 @@ final class CallPlanner<T extends KubernetesObject> {
 	record Call<T>(HandlerMethod.Kind kind, Trigger trigger, T oldObject, T newObject, boolean finalStateUnknown,
 			List<HandlerMethod> methods) {
 
+		/**
+		 * Returns whether the call only removes the finalizer: the object's cleanup ran,
+		 * and the removal after it failed. (A handler with a finalizer has a cleanup
+		 * method, so a cleanup call without methods is never anything else.)
+		 * @return whether nothing is called but the finalizer's removal
+		 */
+		boolean removalOnly() {
+			return this.kind == HandlerMethod.Kind.CLEANUP && this.methods.isEmpty();
+		}
+
+		/**
+		 * Returns the call with the handler's own copies of its objects: whatever the
+		 * methods change in them reaches neither the cache nor the state remembered as
+		 * delivered, which is the old object of a later update and what a retry starts
+		 * from. The methods of one call share the copies, as steps of one reconcile.
+		 */
+		Call<T> withCopies() {
+			return new Call<>(this.kind, this.trigger, DeepCopier.isolate(this.oldObject),
+					DeepCopier.isolate(this.newObject), this.finalStateUnknown, this.methods);
+		}
+
+		/**
+		 * Returns the call with another object, copied: the object as a finalizer write
+		 * returned it is the state remembered as delivered.
+		 */
 		Call<T> withObject(T object) {
-			return new Call<>(this.kind, this.trigger, this.oldObject, object, this.finalStateUnknown, this.methods);
+			return new Call<>(this.kind, this.trigger, this.oldObject, DeepCopier.isolate(object),
+					this.finalStateUnknown, this.methods);
 		}
 
 		/**

@@ -365,6 +365,8 @@ public final class Controller<T extends KubernetesObject> {
 			// written object queues the key again; the delay is the fallback.
 			this.ledger.restoreTriggers(key, triggers);
 			this.queue.addAfter(key, ReadAfterWriteGate.RECHECK);
+			HandlerCallLog.requeued(name(), key, ReadAfterWriteGate.RECHECK,
+					"the informers do not show the key's own writes yet", null, null);
 			return;
 		}
 		Call<T> call = this.planner.decide(key, cached, current, last, finalState, triggers);
@@ -386,14 +388,15 @@ public final class Controller<T extends KubernetesObject> {
 	 * @param triggers the triggers this run took, restored if the call fails
 	 * @return {@code false} if the call failed and the key was put back for a retry
 	 */
-	private boolean call(String key, Call<T> call, T current, FinalState<T> finalState, Set<Trigger> triggers,
+	private boolean call(String key, Call<T> planned, T current, FinalState<T> finalState, Set<Trigger> triggers,
 			long epoch) {
-		if (call.methods().isEmpty()) {
+		if (planned.methods().isEmpty() && !planned.removalOnly()) {
 			// no method for this change: only the bookkeeping, and no reconcile to count
 			remember(key, current, finalState);
 			this.queue.forget(key);
 			return true;
 		}
+		Call<T> call = planned.withCopies();
 		HandlerContext context = new HandlerContext(key, call.trigger(), this.queue.numRequeues(key) + 1, name(),
 				call.finalStateUnknown());
 		long start = System.nanoTime();
@@ -404,18 +407,29 @@ public final class Controller<T extends KubernetesObject> {
 		// one
 		AtomicReference<T> delivered = new AtomicReference<>(current);
 		try {
-			requeueAfter = invoke(call, context, delivered);
+			try {
+				requeueAfter = invoke(call, context, delivered, key, epoch);
+			}
+			finally {
+				handlerCall.end();
+				// before the bookkeeping, whatever the outcome, so that a delete's forget
+				// comes after and wins; and in the epoch, so that a call outliving a stop
+				// leaves nothing behind the reset
+				this.activation.inEpoch(epoch, () -> this.readAfterWrite.wrote(key, handlerCall));
+			}
 		}
 		catch (Finalizers.ConflictException ex) {
 			// the object changed since the cache showed it: handled again once the cache
 			// has caught up, rate-limited but not counted as a failure
-			retry(key, triggers, epoch);
+			called(key, call, context, HandlerObserver.Outcome.REQUEUE, start);
+			retry(key, triggers, epoch, "finalizer write conflict", ex.getMessage(), null);
 			this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
 			return false;
 		}
 		catch (TerminalException | HandlerMethod.ProgrammingError | ClassCastException ex) {
 			logger.error("Handler " + name() + " failed for " + key + " (" + call.trigger()
 					+ ") and will not retry until the object changes", ex);
+			called(key, call, context, HandlerObserver.Outcome.TERMINAL_ERROR, start);
 			this.activation.inEpoch(epoch, () -> {
 				this.ledger.requeueAnswered(key);
 				remember(key, delivered.get(), finalState);
@@ -428,8 +442,8 @@ public final class Controller<T extends KubernetesObject> {
 			WriteConflict conflict = WriteConflict.of(ex);
 			if (conflict != null && conflict.isRoutine()) {
 				// a write lost an optimistic-concurrency race: routine, not a failure
-				logger.debug("Handler " + name() + " met a write conflict for " + key + "; calling it again", ex);
-				retry(key, triggers, epoch);
+				called(key, call, context, HandlerObserver.Outcome.REQUEUE, start);
+				retry(key, triggers, epoch, "write conflict: the object changed since it was read", null, null);
 				this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
 				return false;
 			}
@@ -439,11 +453,9 @@ public final class Controller<T extends KubernetesObject> {
 				logger.warn("Handler " + name() + " failed for " + key + " (" + call.trigger() + "), retrying: "
 						+ ((conflict != null) ? conflict.describe() + ": " : "") + ex, ex);
 			}
-			else if (logger.isDebugEnabled()) {
-				logger.debug("Handler " + name() + " failed again for " + key + " (attempt " + context.attempt() + ")",
-						ex);
-			}
-			retry(key, triggers, epoch);
+			called(key, call, context, HandlerObserver.Outcome.ERROR, start);
+			// the first failure's stack trace is in the warning; later ones only here
+			retry(key, triggers, epoch, "failed", ex, (context.attempt() > 1) ? ex : null);
 			this.observer.handled(name(), HandlerObserver.Outcome.ERROR, System.nanoTime() - start);
 			return false;
 		}
@@ -453,19 +465,16 @@ public final class Controller<T extends KubernetesObject> {
 			this.activation.inEpoch(epoch, () -> this.ledger.restoreTriggers(key, triggers));
 			throw ex;
 		}
-		finally {
-			handlerCall.end();
-			this.readAfterWrite.wrote(key, handlerCall);
-		}
 		HandlerObserver.Outcome outcome = (requeueAfter == null || requeueAfter.isNegative() || current == null)
 				? HandlerObserver.Outcome.SUCCESS
 				: requeueAfter.isZero() ? HandlerObserver.Outcome.REQUEUE : HandlerObserver.Outcome.REQUEUE_AFTER;
+		called(key, call, context, outcome, start);
 		this.activation.inEpoch(epoch, () -> {
 			// the call answered any earlier request to be called again; its own result
 			// may ask anew. A failed call keeps the request for its retry.
 			this.ledger.requeueAnswered(key);
 			if (call.kind() == HandlerMethod.Kind.CLEANUP && delivered.get() != current) {
-				this.ledger.cleanedUp(key, uid(current));
+				this.ledger.finalizerRemoved(key, uid(current));
 			}
 			remember(key, delivered.get(), finalState);
 			switch (outcome) {
@@ -475,11 +484,14 @@ public final class Controller<T extends KubernetesObject> {
 					// spinning
 					this.ledger.requeue(key, call.kind());
 					this.queue.addRateLimited(key);
+					HandlerCallLog.requeued(name(), key, null, "the handler asked to be called again", null, null);
 				}
 				case REQUEUE_AFTER -> {
 					this.queue.forget(key);
 					this.ledger.requeue(key, call.kind());
 					this.queue.addAfter(key, requeueAfter);
+					HandlerCallLog.requeued(name(), key, requeueAfter, "the handler asked to be called again", null,
+							null);
 				}
 				default -> this.queue.forget(key);
 			}
@@ -492,11 +504,17 @@ public final class Controller<T extends KubernetesObject> {
 	 * Puts a key back after a failed call, with the queue's back-off and the triggers it
 	 * took.
 	 */
-	private void retry(String key, Set<Trigger> triggers, long epoch) {
+	private void retry(String key, Set<Trigger> triggers, long epoch, String reason, Object detail,
+			Throwable stackTrace) {
 		this.activation.inEpoch(epoch, () -> {
 			this.ledger.restoreTriggers(key, triggers);
 			this.queue.addRateLimited(key);
+			HandlerCallLog.requeued(name(), key, null, reason, detail, stackTrace);
 		});
+	}
+
+	private void called(String key, Call<T> call, HandlerContext context, HandlerObserver.Outcome outcome, long start) {
+		HandlerCallLog.called(name(), key, call.trigger(), context.attempt(), outcome, start);
 	}
 
 	/**
@@ -506,15 +524,22 @@ public final class Controller<T extends KubernetesObject> {
 	 * nothing more, the finalizer is removed.
 	 * @param delivered holds the object to call with, and takes the object a finalizer
 	 * write returned
+	 * @param key the key
+	 * @param epoch the epoch the call started in
 	 */
-	private Duration invoke(Call<T> call, HandlerContext context, AtomicReference<T> delivered) throws Exception {
+	private Duration invoke(Call<T> call, HandlerContext context, AtomicReference<T> delivered, String key, long epoch)
+			throws Exception {
 		T object = delivered.get();
 		if (this.finalizers == null || object == null || call.kind() == HandlerMethod.Kind.DELETE) {
 			return call.invoke(context);
 		}
 		if (call.kind() == HandlerMethod.Kind.CLEANUP) {
+			// nothing to call if the cleanup ran already and only its removal failed
 			Duration requeueAfter = call.invoke(context);
 			if (requeueAfter == null || requeueAfter.isNegative()) {
+				// marked before the removal: a removal that fails (a 5xx, a timeout, a
+				// 403, conflicts without end) is retried alone, without the cleanup
+				this.activation.inEpoch(epoch, () -> this.ledger.cleanedUp(key, uid(object)));
 				// only after the cleanup returned: until then the object stays
 				delivered.set(wrote(this.finalizers.remove(object)));
 			}

@@ -51,11 +51,12 @@ final class DeliveryLedger<T extends KubernetesObject> {
 	private final Map<String, HandlerMethod.Kind> requeues = new ConcurrentHashMap<>();
 
 	/**
-	 * The UID of the object whose finalizer this handler removed, by key: the API server
-	 * adds no finalizer to an object being deleted, so a cached state of that object that
-	 * still shows it is older than the removal, not a reason to clean up again.
+	 * The object whose cleanup ran to its end, by key, and whether its finalizer is
+	 * removed: the API server adds no finalizer to an object being deleted, so a cached
+	 * state of that object that still shows it is older than the removal, not a reason to
+	 * clean up again; while the removal is pending, only the removal is retried.
 	 */
-	private final Map<String, String> cleanedUp = new ConcurrentHashMap<>();
+	private final Map<String, CleanedUp> cleanedUp = new ConcurrentHashMap<>();
 
 	/**
 	 * Returns the state last delivered for a key.
@@ -156,22 +157,46 @@ final class DeliveryLedger<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Records that the finalizer of an object was removed after its cleanup.
+	 * Records that the cleanup of an object ran to its end: what is left is the removal
+	 * of its finalizer, which, if it fails, is retried without the cleanup. Kept until
+	 * the key goes.
 	 * @param key the key
 	 * @param uid the object's UID
 	 */
 	void cleanedUp(String key, String uid) {
-		this.cleanedUp.put(key, uid);
+		this.cleanedUp.put(key, new CleanedUp(uid, false));
+	}
+
+	/**
+	 * Records that the finalizer of an object was removed after its cleanup.
+	 * @param key the key
+	 * @param uid the object's UID
+	 */
+	void finalizerRemoved(String key, String uid) {
+		this.cleanedUp.put(key, new CleanedUp(uid, true));
+	}
+
+	/**
+	 * Returns whether the cleanup of an object ran to its end (its finalizer removed, or
+	 * the removal still pending).
+	 * @param key the key
+	 * @param uid the object's UID
+	 * @return whether that object was cleaned up
+	 */
+	boolean isCleanedUp(String key, String uid) {
+		CleanedUp cleanedUp = this.cleanedUp.get(key);
+		return cleanedUp != null && cleanedUp.uid().equals(uid);
 	}
 
 	/**
 	 * Returns whether the finalizer of an object was removed after its cleanup.
 	 * @param key the key
 	 * @param uid the object's UID
-	 * @return whether that object was cleaned up
+	 * @return whether that object's finalizer is removed
 	 */
-	boolean isCleanedUp(String key, String uid) {
-		return uid.equals(this.cleanedUp.get(key));
+	boolean isFinalizerRemoved(String key, String uid) {
+		CleanedUp cleanedUp = this.cleanedUp.get(key);
+		return cleanedUp != null && cleanedUp.uid().equals(uid) && cleanedUp.finalizerRemoved();
 	}
 
 	/**
@@ -241,6 +266,17 @@ final class DeliveryLedger<T extends KubernetesObject> {
 
 	private static String uid(KubernetesObject object) {
 		return object.getMetadata().getUid();
+	}
+
+	/**
+	 * An object whose cleanup ran to its end.
+	 *
+	 * @param uid the object's UID
+	 * @param finalizerRemoved whether its finalizer is removed, or the removal still
+	 * pending
+	 */
+	private record CleanedUp(String uid, boolean finalizerRemoved) {
+
 	}
 
 	/**

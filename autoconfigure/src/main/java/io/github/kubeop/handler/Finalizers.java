@@ -173,6 +173,8 @@ final class Finalizers<T extends KubernetesObject> {
 		V1ObjectMeta metadata = object.getMetadata();
 		KubernetesApiResponse<DynamicKubernetesObject> response = (this.informer.resource().namespaced())
 				? this.api.get(metadata.getNamespace(), metadata.getName()) : this.api.get(metadata.getName());
+		HandlerCallLog.request("get", this.informer.resource(), metadata.getNamespace(), metadata.getName(),
+				response.getHttpStatusCode());
 		if (response.isSuccess()) {
 			return this.informer.convert(response.getObject().getRaw());
 		}
@@ -202,7 +204,9 @@ final class Finalizers<T extends KubernetesObject> {
 			.patch(metadata.getNamespace(), metadata.getName(), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, patch)
 				: this.api.patch(metadata.getName(), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, patch);
 		int code = response.getHttpStatusCode();
+		HandlerCallLog.request("patch", this.informer.resource(), metadata.getNamespace(), metadata.getName(), code);
 		if (response.isSuccess()) {
+			HandlerCallLog.finalizer(this.finalizer, "add".equals(action));
 			return this.informer.convert(response.getObject().getRaw());
 		}
 		V1Status status = response.getStatus();

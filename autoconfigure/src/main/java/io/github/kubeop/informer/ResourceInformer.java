@@ -162,7 +162,10 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Returns the cache, with its indexes.
+	 * Returns the cache, with its indexes: the cache's own instances, without copies, as
+	 * client-go's {@code GetIndexer()}. Nothing may change what it returns, nor write
+	 * into it: what Kubeop reads itself, and a zero-copy read for code that only reads.
+	 * Application code that may change what it reads uses {@link #copyingIndexer()}.
 	 * @return the indexer
 	 */
 	public Indexer<T> indexer() {
@@ -170,11 +173,30 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Returns a lister over the cache.
+	 * Returns a lister over the cache's own instances; see {@link #indexer()}.
 	 * @return the lister
 	 */
 	public Lister<T> lister() {
 		return new Lister<>(this.cache);
+	}
+
+	/**
+	 * Returns the cache as the {@code Indexer} bean reads it: every object returned is a
+	 * {@linkplain DeepCopier deep copy} that the caller may change, and writes are
+	 * rejected; the cache itself when copying is turned off by
+	 * {@value DeepCopier#DISABLE_PROPERTY}.
+	 * @return the indexer
+	 */
+	public Indexer<T> copyingIndexer() {
+		return DeepCopier.disabled() ? this.cache : new CopyingIndexer<>(this.cache, this.spec.name());
+	}
+
+	/**
+	 * Returns a lister over {@link #copyingIndexer()}, as the {@code Lister} bean reads.
+	 * @return the lister
+	 */
+	public Lister<T> copyingLister() {
+		return new Lister<>(copyingIndexer());
 	}
 
 	/**

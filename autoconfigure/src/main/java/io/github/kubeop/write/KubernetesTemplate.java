@@ -238,6 +238,7 @@ public class KubernetesTemplate {
 			newStatus.add("observedGeneration", currentMetadata.get("generation"));
 		}
 		if (contains(currentJson.get("status"), newStatus)) {
+			logRequest("PATCH", kind, currentMetadata, "/status", "none (unchanged, not sent)");
 			return current;
 		}
 		JsonObject metadata = new JsonObject();
@@ -583,6 +584,7 @@ public class KubernetesTemplate {
 			.method(method, body)
 			.build();
 		try (Response response = this.client.getHttpClient().newCall(request).execute()) {
+			logRequest(method, kind, metadata, subresource, Integer.toString(response.code()));
 			String answer = (response.body() != null) ? response.body().string() : "";
 			if (!response.isSuccessful()) {
 				String verb = switch (method) {
@@ -598,7 +600,28 @@ public class KubernetesTemplate {
 			return answer;
 		}
 		catch (IOException ex) {
+			logRequest(method, kind, metadata, subresource, "none (" + ex + ")");
 			throw new ApiException(ex);
+		}
+	}
+
+	/**
+	 * Logs a request at DEBUG: its verb, resource, object and the answer's status code,
+	 * with the handler call it was made in; never the object's contents (a Secret's data
+	 * included).
+	 */
+	private static void logRequest(String method, ResourceKind kind, JsonObject metadata, String subresource,
+			String code) {
+		if (logger.isDebugEnabled()) {
+			String verb = switch (method) {
+				case "PUT" -> "update";
+				case "GET" -> "get";
+				default -> "apply";
+			};
+			HandlerCall call = HandlerCall.current();
+			logger.debug(("GET".equals(method) ? "Read" : "Write") + ": verb=" + verb + " resource=" + kind.plural()
+					+ (kind.group().isEmpty() ? "" : "." + kind.group()) + subresource + " object=" + name(metadata)
+					+ " code=" + code + ((call != null) ? " handler=" + call.handler() + " key=" + call.key() : ""));
 		}
 	}
 

@@ -16,10 +16,13 @@
 
 package io.github.kubeop.handler;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import io.github.kubeop.annotation.Cleanup;
 import io.github.kubeop.annotation.OnDelete;
@@ -36,6 +39,12 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import okhttp3.Interceptor;
+import okhttp3.MediaType;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -83,6 +92,29 @@ class CleanupWritesIntegrationTests {
 	}
 
 	@Test
+	void cleanupRunsOnceWhenItsFinalizerRemovalFailsAFewTimes(ControlPlane controlPlane, TestNamespace namespace) {
+		Terminating handler = new Terminating(false);
+		FailingRemovals removals = new FailingRemovals(namespace, "refused", 3);
+		ApiClient client = controlPlane.apiClient();
+		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(removals).build());
+		run(() -> client, namespace, handler, (context) -> {
+			CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+			create(api, namespace, "refused");
+			await().atMost(TIMEOUT).until(() -> handler.reconciled.contains("refused"));
+			// the finalizer is on: from now on every merge patch of the object is its
+			// removal
+			removals.arm();
+			api.deleteNamespacedConfigMap("refused", namespace.name()).execute();
+			// the delete reaches @OnDelete only once the object is gone, after every
+			// cleanup call and removal
+			await().atMost(TIMEOUT).until(() -> handler.deleted.contains("refused"));
+			assertThat(removals.refused()).as("removals answered 500").isEqualTo(3);
+			assertThat(handler.cleanups("refused")).as("cleanup calls for one delete").containsExactly("attempt-1");
+			assertThat(gone(api, namespace, "refused")).isTrue();
+		});
+	}
+
+	@Test
 	void nothingOfADeletedKeyStaysWhenItsLastCallWrote(ControlPlane controlPlane, TestNamespace namespace) {
 		// the reconcile writes the object, the cleanup only through the finalizer's
 		// removal
@@ -121,7 +153,12 @@ class CleanupWritesIntegrationTests {
 
 	private void run(ControlPlane controlPlane, TestNamespace namespace, Terminating handler,
 			ThrowingConsumer<AssertableApplicationContext> test) {
-		this.runner.withBean(ApiClient.class, controlPlane::apiClient)
+		run(controlPlane::apiClient, namespace, handler, test);
+	}
+
+	private void run(Supplier<ApiClient> client, TestNamespace namespace, Terminating handler,
+			ThrowingConsumer<AssertableApplicationContext> test) {
+		this.runner.withBean(ApiClient.class, client)
 			.withPropertyValues("kubeop.informers.namespaces=" + namespace.name())
 			.withBean(Terminating.class, () -> handler)
 			.run((context) -> {
@@ -148,6 +185,56 @@ class CleanupWritesIntegrationTests {
 			}
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * Answers the first removals of one object's finalizer with a 500, as an API server
+	 * in trouble would, before the request reaches it: the merge patches of that object
+	 * once armed (the handler writes it otherwise only by server-side apply).
+	 */
+	static final class FailingRemovals implements Interceptor {
+
+		private final String path;
+
+		private final int failures;
+
+		private final AtomicInteger refused = new AtomicInteger();
+
+		private volatile boolean armed;
+
+		FailingRemovals(TestNamespace namespace, String name, int failures) {
+			this.path = "/api/v1/namespaces/" + namespace.name() + "/configmaps/" + name;
+			this.failures = failures;
+		}
+
+		void arm() {
+			this.armed = true;
+		}
+
+		int refused() {
+			return this.refused.get();
+		}
+
+		@Override
+		public Response intercept(Chain chain) throws IOException {
+			Request request = chain.request();
+			MediaType type = (request.body() != null) ? request.body().contentType() : null;
+			if (this.armed && "PATCH".equals(request.method()) && request.url().encodedPath().equals(this.path)
+					&& type != null && "merge-patch+json".equals(type.subtype())
+					&& this.refused.getAndUpdate((n) -> (n < this.failures) ? n + 1 : n) < this.failures) {
+				return new Response.Builder().request(request)
+					.protocol(Protocol.HTTP_1_1)
+					.code(500)
+					.message("Internal Server Error")
+					.body(ResponseBody.create(
+							"{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+									+ "\"message\":\"injected by the test\",\"reason\":\"InternalError\",\"code\":500}",
+							MediaType.get("application/json")))
+					.build();
+			}
+			return chain.proceed(request);
+		}
+
 	}
 
 	@FunctionalInterface

@@ -58,6 +58,9 @@ class ControllerTests {
 	private volatile HandlerMethod.Invoker<V1ConfigMap> onAdd = (oldObject, object,
 			context) -> record("add " + describe(object));
 
+	private volatile HandlerMethod.Invoker<V1ConfigMap> onDelete = (oldObject, object, context) -> record(
+			"delete " + describe(object) + (context.finalStateUnknown() ? " (final state unknown)" : ""));
+
 	private final HoldingQueue queue = new HoldingQueue();
 
 	private Controller<V1ConfigMap> controller;
@@ -70,9 +73,7 @@ class ControllerTests {
 			.on(HandlerMethod.Kind.UPDATE, false,
 					(oldObject, object, context) -> record("update " + describe(oldObject) + " -> " + describe(object)))
 			.on(HandlerMethod.Kind.DELETE, false,
-					(oldObject, object,
-							context) -> record("delete " + describe(object)
-									+ (context.finalStateUnknown() ? " (final state unknown)" : "")))
+					(oldObject, object, context) -> this.onDelete.invoke(oldObject, object, context))
 			.build();
 		this.controller = new Controller<>(endpoint, this.informer, this.queue, 1, HandlerObserver.NONE);
 		this.controller.startWorkers();
@@ -126,6 +127,44 @@ class ControllerTests {
 		awaitCall("delete one@2 uid-1");
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(this.controller.retainedKeys()).as("per-key entries held").isZero());
+	}
+
+	@Test
+	void writeOfADeleteThatFailsTerminallyIsForgottenWithTheKey() {
+		this.onDelete = (oldObject, object, context) -> {
+			wroteUnseen(object);
+			throw new TerminalException("the delete fails for good");
+		};
+		InformerEvents.watched(this.informer, configMap("one", "uid-1", "1"));
+		awaitCall("add one@1 uid-1");
+		awaitDone("a/one");
+		this.queue.done.remove("a/one");
+		InformerEvents.watchedDelete(this.informer, configMap("one", "uid-1", "2"));
+		awaitCall("add one@2 uid-1");
+		// the key's turn, with its bookkeeping, is over once the queue is told it is done
+		awaitDone("a/one");
+		assertThat(this.controller.retainedKeys()).as("per-key entries held").isZero();
+	}
+
+	@Test
+	void writeOfACallThatOutlivesAStopIsNotKeptAfterTheReset() throws Exception {
+		CountDownLatch release = new CountDownLatch(1);
+		this.onAdd = (oldObject, object, context) -> {
+			record("started " + describe(object));
+			// a graceful stop lets the call go on: it ends after the stop gave up on it
+			while (!release.await(10, TimeUnit.SECONDS)) {
+				// wait on
+			}
+			return wroteUnseen(object);
+		};
+		InformerEvents.watched(this.informer, configMap("one", "uid-1", "1"));
+		awaitCall("started one@1 uid-1");
+		assertThat(this.controller.stopWorkers(Duration.ofMillis(100))).as("stopped with the call running").isFalse();
+		assertThat(this.controller.retainedKeys()).as("per-key entries held after the reset").isZero();
+		release.countDown();
+		awaitCall("add one@1 uid-1");
+		awaitDone("a/one");
+		assertThat(this.controller.retainedKeys()).as("per-key entries held after the call ended").isZero();
 	}
 
 	@Test
@@ -331,6 +370,10 @@ class ControllerTests {
 		HandlerCall.current()
 			.wrote(this.informer, configMap(object.getMetadata().getName(), object.getMetadata().getUid(), "99"));
 		return record("add " + describe(object));
+	}
+
+	private void awaitDone(String key) {
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.queue.done.contains(key));
 	}
 
 	private void awaitCall(String call) {

@@ -33,6 +33,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.github.kubeop.informer.DeepCopier;
 
 /**
  * Renders the samples under {@code benchmarks/results} as the reference documentation's
@@ -636,19 +637,26 @@ public final class BenchmarkReport {
 					+ "median and range are over every window of every sample. The difference to the informer "
 					+ "alone is what a handler adds per event (difference of the medians). The Kubeop handler "
 					+ "calls its method less often than events arrive: its queue de-duplicates a key that is "
-					+ "already waiting (the column *Handler calls per event*).\n\n");
+					+ "already waiting (the column *Handler calls per event*). It runs twice: as users get it, "
+					+ "handed its own deep copies of the old and new objects (see the handlers chapter), and "
+					+ "with the copies turned off (`-D" + DeepCopier.DISABLE_PROPERTY + "=true`), handed the "
+					+ "cache's instances as before; the last column is what the copies cost, as the ratio of the "
+					+ "two. Allocation is the bytes the process's live threads allocated per event.\n\n");
 		SvgChart chart = new SvgChart("CPU time per event", "microseconds of process CPU, median; lower is better");
 		for (String workload : workloads(results)) {
 			this.out.append(".").append(workload).append('\n');
-			this.out.append("[cols=\"3,2,2,2,2,2\"]\n|===\n|Contender |CPU per event (µs) "
-					+ "|Added to the informer alone (µs per event) |Events per second |Handler calls per event "
-					+ "|Kubeop / raw handler, CPU per event\n\n");
+			this.out.append("[cols=\"3,2,2,2,2,2,2,2\"]\n|===\n|Contender |CPU per event (µs) "
+					+ "|Added to the informer alone (µs per event) |Allocated per event (bytes) "
+					+ "|Events per second |Handler calls per event |Kubeop / raw handler, CPU per event "
+					+ "|Copies on / off, CPU and allocation per event\n\n");
 			List<Results.Row> rows = rows(results, workload);
 			Results.Row alone = find(results, workload, rows.get(0).objects(), HandlerOverheadBenchmark.NO_HANDLER);
 			Results.Row raw = find(results, workload, rows.get(0).objects(), HandlerOverheadBenchmark.RAW_HANDLER);
 			Results.Row kubeop = find(results, workload, rows.get(0).objects(),
 					HandlerOverheadBenchmark.KUBEOP_HANDLER);
-			for (Results.Row row : List.of(alone, raw, kubeop)) {
+			Results.Row withoutCopies = find(results, workload, rows.get(0).objects(),
+					HandlerOverheadBenchmark.KUBEOP_HANDLER_NO_COPIES);
+			for (Results.Row row : List.of(alone, raw, kubeop, withoutCopies)) {
 				List<Double> cpu = row.metric("cpuMicrosPerEvent");
 				if (cpu.isEmpty()) {
 					continue;
@@ -662,11 +670,18 @@ public final class BenchmarkReport {
 					.append(" |")
 					.append(added)
 					.append(" |")
+					.append(summary(row.metric("allocatedBytesPerEvent")))
+					.append(" |")
 					.append(summary(row.metric("eventsPerSecond")))
 					.append(" |")
 					.append((row == alone) ? "" : summary(row.metric("handlerCallsPerEvent")))
 					.append(" |")
 					.append((row == kubeop) ? ratio(kubeop, raw, "cpuMicrosPerEvent", "handler path, CPU per event")
+							: "")
+					.append(" |")
+					.append((row == kubeop && !withoutCopies.metric("cpuMicrosPerEvent").isEmpty())
+							? ratio(kubeop, withoutCopies, "cpuMicrosPerEvent", null) + "; "
+									+ ratio(kubeop, withoutCopies, "allocatedBytesPerEvent", null)
 							: "")
 					.append('\n');
 				chart.bar(workload, row.contender(), Results.median(cpu));

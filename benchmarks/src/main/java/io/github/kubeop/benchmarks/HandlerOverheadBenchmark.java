@@ -37,6 +37,7 @@ import io.github.kubeop.handler.HandlerEndpoint;
 import io.github.kubeop.handler.HandlerMethod;
 import io.github.kubeop.handler.HandlerObserver;
 import io.github.kubeop.handler.HandlerRegistrar;
+import io.github.kubeop.informer.DeepCopier;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ResourceInformer;
@@ -63,15 +64,19 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
  * sample, where the API server would give a thousand writes a second. Each sample is a
  * fresh JVM with this JVM's flags; after a warm-up of 200,000 events (at most 15 s), it
  * records one-second windows: the events the informer received, the process's CPU time
- * (every thread: the watch, the handler workers, GC, JIT) and the handler calls. CPU time
- * per event is the figure: the watch is saturated, so the three contenders differ by what
- * each adds per event, and a microsecond shows over a hundred thousand events. The Kubeop
- * handler is an {@code @OnUpdate} method called the way the annotation's post-processor
- * calls it (reflectively, through
+ * (every thread: the watch, the handler workers, GC, JIT), the bytes its live threads
+ * allocated and the handler calls. CPU time per event is the figure: the watch is
+ * saturated, so the contenders differ by what each adds per event, and a microsecond
+ * shows over a hundred thousand events. The Kubeop handler is an {@code @OnUpdate} method
+ * called the way the annotation's post-processor calls it (reflectively, through
  * {@link HandlerMethod#of(Object, Method, HandlerMethod.Kind, Class, boolean, boolean)}),
  * behind the rate-limited queue and one worker; the queue de-duplicates keys already
  * waiting, so it calls the handler less often than events arrive, which the harness
- * records too. Samples in {@code benchmarks/results/handler.json}.
+ * records too. The Kubeop handler runs twice: as users get it, handed its own deep copies
+ * of the old and new objects, and with copying turned off
+ * ({@value io.github.kubeop.informer.DeepCopier#DISABLE_PROPERTY}), handed the cache's
+ * instances as before copies were made: the difference is what the isolation costs per
+ * event. Samples in {@code benchmarks/results/handler.json}.
  * <p>
  * Usage: {@code HandlerOverheadBenchmark [repetitions] [objects] [seconds]}.
  *
@@ -84,6 +89,8 @@ public final class HandlerOverheadBenchmark {
 	static final String RAW_HANDLER = "raw ResourceEventHandler on the informer";
 
 	static final String KUBEOP_HANDLER = "Kubeop @OnUpdate handler, 1 worker";
+
+	static final String KUBEOP_HANDLER_NO_COPIES = "Kubeop @OnUpdate handler, 1 worker, copies off";
 
 	private static final String NAMESPACE = "overhead";
 
@@ -117,7 +124,8 @@ public final class HandlerOverheadBenchmark {
 							+ " windows of 1 s per sample; each sample a fresh JVM");
 		String recordedList = record(objects);
 		String workload = String.format(Locale.ROOT, "MODIFIED events of %,d ConfigMaps, replay server", objects);
-		List<String> contenders = new ArrayList<>(List.of(NO_HANDLER, RAW_HANDLER, KUBEOP_HANDLER));
+		List<String> contenders = new ArrayList<>(
+				List.of(NO_HANDLER, RAW_HANDLER, KUBEOP_HANDLER, KUBEOP_HANDLER_NO_COPIES));
 		try (ReplayServer server = ReplayServer.start(NAMESPACE, JsonParser.parseString(recordedList).getAsJsonObject(),
 				null)) {
 			// an endless stream: every sample reads until its windows are over
@@ -128,7 +136,8 @@ public final class HandlerOverheadBenchmark {
 				for (String contender : order) {
 					JsonObject sample = ChildJvm.run(HandlerOverheadBenchmark.class,
 							List.of(CHILD, server.url(), contender, Integer.toString(seconds)));
-					for (String metric : List.of("cpuMicrosPerEvent", "eventsPerSecond", "handlerCallsPerEvent")) {
+					for (String metric : List.of("cpuMicrosPerEvent", "allocatedBytesPerEvent", "eventsPerSecond",
+							"handlerCallsPerEvent")) {
 						JsonArray windows = sample.getAsJsonArray(metric);
 						windows.forEach(
 								(window) -> results.add(workload, objects, contender, metric, window.getAsDouble()));
@@ -168,6 +177,11 @@ public final class HandlerOverheadBenchmark {
 	 * up, then prints the per-window figures as one JSON line.
 	 */
 	private static void child(String url, String contender, int seconds) throws Exception {
+		if (contender.equals(KUBEOP_HANDLER_NO_COPIES)) {
+			// before anything reads it: the handler gets the cache's own instances, as
+			// before handlers were given copies
+			System.setProperty(DeepCopier.DISABLE_PROPERTY, "true");
+		}
 		ApiClient client = new ClientBuilder().setBasePath(url).build();
 		client.setReadTimeout(0);
 		InformerRegistry registry = new InformerRegistry(client);
@@ -193,7 +207,7 @@ public final class HandlerOverheadBenchmark {
 
 			});
 		}
-		else if (contender.equals(KUBEOP_HANDLER)) {
+		else if (contender.equals(KUBEOP_HANDLER) || contender.equals(KUBEOP_HANDLER_NO_COPIES)) {
 			handlers = new HandlerRegistrar(registry, List.of("overhead"), Duration.ZERO,
 					(name) -> new DefaultRateLimitingQueue<>(name, RateLimiters.defaultControllerRateLimiter()),
 					(name) -> 1, HandlerObserver.NONE);
@@ -212,25 +226,31 @@ public final class HandlerOverheadBenchmark {
 		}
 		com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
 			.getOperatingSystemMXBean();
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 		List<Double> cpuPerEvent = new ArrayList<>();
+		List<Double> allocatedPerEvent = new ArrayList<>();
 		List<Double> eventsPerSecond = new ArrayList<>();
 		List<Double> callsPerEvent = new ArrayList<>();
 		long events = informer.eventCount("modified");
 		long cpu = os.getProcessCpuTime();
+		long allocated = allocatedBytes(threads);
 		long handled = calls.get();
 		long time = System.nanoTime();
 		for (int window = 0; window < seconds; window++) {
 			Thread.sleep(1000);
 			long nowEvents = informer.eventCount("modified");
 			long nowCpu = os.getProcessCpuTime();
+			long nowAllocated = allocatedBytes(threads);
 			long nowHandled = calls.get();
 			long nowTime = System.nanoTime();
 			long windowEvents = nowEvents - events;
 			cpuPerEvent.add((nowCpu - cpu) / 1000.0 / windowEvents);
+			allocatedPerEvent.add((double) (nowAllocated - allocated) / windowEvents);
 			eventsPerSecond.add(windowEvents * 1e9 / (nowTime - time));
 			callsPerEvent.add((double) (nowHandled - handled) / windowEvents);
 			events = nowEvents;
 			cpu = nowCpu;
+			allocated = nowAllocated;
 			handled = nowHandled;
 			time = nowTime;
 		}
@@ -239,12 +259,25 @@ public final class HandlerOverheadBenchmark {
 		}
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("cpuMicrosPerEvent", cpuPerEvent);
+		result.put("allocatedBytesPerEvent", allocatedPerEvent);
 		result.put("eventsPerSecond", eventsPerSecond);
 		result.put("handlerCallsPerEvent", callsPerEvent);
 		System.out.println(new Gson().toJson(result));
 		System.out.flush();
 		// the watch and the workers are not daemons
 		System.exit(0);
+	}
+
+	/**
+	 * Returns the bytes the live threads have allocated: the watch, the informer's
+	 * delivery and the handler workers live as long as the sample.
+	 */
+	private static long allocatedBytes(com.sun.management.ThreadMXBean threads) {
+		long total = 0;
+		for (long allocated : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
+			total += Math.max(allocated, 0);
+		}
+		return total;
 	}
 
 	/**

@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The JUnit Jupiter extension behind {@link KubernetesTest}: shares one control plane
- * across the run, creates a namespace per test class and resolves parameters.
+ * across the run, creates a namespace per test class and resolves parameters, leaving
+ * those that Spring's extension resolves to it.
  *
  * @author Kubeop authors
  */
@@ -78,10 +79,19 @@ public class ControlPlaneExtension implements BeforeAllCallback, AfterAllCallbac
 		}
 	}
 
+	/**
+	 * Resolves {@link ControlPlane}, {@link ApiClient} (an administrator client) and
+	 * {@link TestNamespace} parameters, except those that Spring's extension resolves in
+	 * a Spring test (annotated with {@code @Autowired}, {@code @Qualifier} or
+	 * {@code @Value}, or of an autowired constructor): those are beans, such as the
+	 * operator's own {@code ApiClient}, and two resolvers for one parameter would fail
+	 * the test.
+	 */
 	@Override
 	public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
 		Class<?> type = parameterContext.getParameter().getType();
-		return type == ControlPlane.class || type == ApiClient.class || type == TestNamespace.class;
+		return (type == ControlPlane.class || type == ApiClient.class || type == TestNamespace.class)
+				&& !SpringTestParameters.resolvedBySpring(parameterContext, extensionContext);
 	}
 
 	@Override

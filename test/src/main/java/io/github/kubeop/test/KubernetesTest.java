@@ -34,7 +34,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * lifecycle methods may declare parameters of type
  * {@link io.github.kubeop.test.controlplane.ControlPlane},
  * {@link io.kubernetes.client.openapi.ApiClient} (an administrator client) and
- * {@link TestNamespace}.
+ * {@link TestNamespace}; in a Spring test, those that Spring's extension resolves (such
+ * as an {@code @Autowired ApiClient}) are left to it. The namespace is created before the
+ * class's {@code @BeforeAll} methods run and deleted after its {@code @AfterAll} methods.
+ * A test that applies CustomResourceDefinitions and relies on kube-controller-manager for
+ * their objects applies them with
+ * {@link Manifests#Manifests(io.github.kubeop.test.controlplane.ControlPlane)}.
  *
  * @author Kubeop authors
  */

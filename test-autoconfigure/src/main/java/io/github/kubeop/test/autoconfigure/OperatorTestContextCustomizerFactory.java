@@ -38,7 +38,10 @@ import org.springframework.test.context.MergedContextConfiguration;
 
 /**
  * Connects a {@link KubeopOperatorTest} application to the shared control plane and
- * applies its manifests before the context refreshes.
+ * applies its manifests before the context refreshes: the custom resources they define
+ * are served (no informer meets {@code 429 storage is (re)initializing}) and known to
+ * kube-controller-manager (see {@link ControlPlane#refreshDiscovery()}) by the time the
+ * operator starts.
  *
  * @author Kubeop authors
  */
@@ -59,7 +62,7 @@ class OperatorTestContextCustomizerFactory implements ContextCustomizerFactory {
 	}
 
 	/**
-	 * Registers the control plane's connection details and applies the manifests.
+	 * Applies the manifests and registers the control plane's connection details.
 	 *
 	 * @param manifests the manifest paths
 	 * @param components the control plane components to run
@@ -74,6 +77,9 @@ class OperatorTestContextCustomizerFactory implements ContextCustomizerFactory {
 				Manifests applier = new Manifests(controlPlane.apiClient());
 				this.manifests.forEach((manifest) -> applier.apply(Path.of(manifest), "default"));
 			}
+			// once for all the manifests, and also for definitions that earlier tests
+			// applied
+			controlPlane.refreshDiscovery();
 			context.getBeanFactory()
 				.registerSingleton("kubeopTestConnectionDetails",
 						(KubernetesConnectionDetails) controlPlane::kubeconfig);

@@ -83,6 +83,22 @@ public interface ControlPlane extends AutoCloseable {
 	}
 
 	/**
+	 * Makes the running components see the API resources added since they started, such
+	 * as those of CustomResourceDefinitions just applied, and returns once they do.
+	 * kube-controller-manager reads discovery when it starts and then every 30 s; until
+	 * it sees a new kind, its garbage collector cannot collect objects owned by objects
+	 * of that kind (its log repeats {@code unable to get REST mapping}). A
+	 * {@link LocalControlPlane} restarts kube-controller-manager, when it runs and custom
+	 * resources were added since it started, and waits until its garbage collector works
+	 * again (a few seconds); K3s does nothing, so that its controllers see new kinds
+	 * within 30 s. {@code @KubeopOperatorTest} and
+	 * {@link io.github.kubeop.test.Manifests#Manifests(ControlPlane) Manifests} call it
+	 * after applying definitions.
+	 */
+	default void refreshDiscovery() {
+	}
+
+	/**
 	 * Stops the control plane and deletes its state.
 	 */
 	@Override

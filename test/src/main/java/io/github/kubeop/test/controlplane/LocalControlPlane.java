@@ -22,6 +22,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,12 +37,16 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.ApiClient;
@@ -66,12 +72,15 @@ import org.slf4j.LoggerFactory;
  * after deletion and owned objects outlive their owner; without the scheduler and nodes,
  * pods stay {@code Pending}.
  * <p>
- * The components start together once kube-apiserver is ready. Each process writes its
- * output to {@code <name>.log} under {@code target/kubeop-control-plane/} when the
- * working directory has a {@code target} directory (as under Maven), so that the logs of
- * a failed run are kept; otherwise in the control plane's temporary directory. The
- * processes are stopped by {@link #close()}, by a JVM shutdown hook, and, should the JVM
- * die without running hooks, by the next control plane that starts on this machine.
+ * The components start together once kube-apiserver is ready. kube-controller-manager
+ * learns the API's resources when it starts and then every 30 s: after
+ * CustomResourceDefinitions are applied, {@link #refreshDiscovery()} restarts it so that
+ * its garbage collector knows the new kinds at once. Each process writes its output to
+ * {@code <name>.log} under {@code target/kubeop-control-plane/} when the working
+ * directory has a {@code target} directory (as under Maven), so that the logs of a failed
+ * run are kept; otherwise in the control plane's temporary directory. The processes are
+ * stopped by {@link #close()}, by a JVM shutdown hook, and, should the JVM die without
+ * running hooks, by the next control plane that starts on this machine.
  *
  * @author Kubeop authors
  */
@@ -101,6 +110,13 @@ public final class LocalControlPlane implements ControlPlane {
 	public static final String NODE_NAME = "kubeop-node-1";
 
 	private static final AtomicInteger runs = new AtomicInteger();
+
+	/**
+	 * What kube-controller-manager logs once its garbage collector's monitors have synced
+	 * (or it gave up waiting for them) and its workers start; older versions write it
+	 * with other capitals, so it is matched in lower case.
+	 */
+	private static final String GARBAGE_COLLECTOR_WORKING = "proceeding to collect garbage";
 
 	/**
 	 * kwok's configuration: no stages, so that it uses the default node and pod stages it
@@ -151,6 +167,12 @@ public final class LocalControlPlane implements ControlPlane {
 	private volatile Process apiServer;
 
 	private final Map<Component, Process> componentProcesses = new ConcurrentHashMap<>();
+
+	/**
+	 * The served versions of custom resources, as {@code plural.group/version}, that
+	 * existed when kube-controller-manager last started, and so are known to it.
+	 */
+	private volatile Set<String> resourcesKnownToComponents = Set.of();
 
 	private String version;
 
@@ -403,6 +425,94 @@ public final class LocalControlPlane implements ControlPlane {
 	}
 
 	/**
+	 * Restarts kube-controller-manager, when it runs and custom resources were added
+	 * since it started, so that it discovers them now rather than at its next discovery
+	 * resync (every 30 s), and waits until its garbage collector works again.
+	 */
+	@Override
+	public synchronized void refreshDiscovery() {
+		Process controllerManager = this.componentProcesses.get(Component.CONTROLLER_MANAGER);
+		if (controllerManager == null) {
+			return;
+		}
+		Set<String> resources = customResources();
+		Set<String> added = new TreeSet<>(resources);
+		added.removeAll(this.resourcesKnownToComponents);
+		if (added.isEmpty()) {
+			return;
+		}
+		Instant start = Instant.now();
+		stop(controllerManager);
+		this.resourcesKnownToComponents = resources;
+		Component component = Component.CONTROLLER_MANAGER;
+		List<String> command;
+		try {
+			// on a new port, so that no process that took the old one in between can get
+			// in the way
+			command = componentCommand(component, this.componentExecutables.get(component).toString());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		long logOffset = logFile(component.executableName()).toFile().length();
+		Process restarted = launch(component.executableName(), command);
+		this.componentProcesses.put(component, restarted);
+		awaitComponent(component, command);
+		try {
+			awaitCondition(component.executableName(), restarted, command,
+					() -> logContains(component.executableName(), logOffset, GARBAGE_COLLECTOR_WORKING));
+		}
+		catch (IllegalStateException ex) {
+			throw new ComponentUnavailableException(component,
+					"its garbage collector did not start: " + ex.getMessage(), ex);
+		}
+		logger.info("Restarted kube-controller-manager in {} ms so that it knows {}",
+				Duration.between(start, Instant.now()).toMillis(), added);
+	}
+
+	/**
+	 * Returns the served versions of the custom resources the API server has, as
+	 * {@code plural.group/version}.
+	 */
+	private Set<String> customResources() {
+		String path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+		try (Response response = apiClient().getHttpClient()
+			.newCall(new Request.Builder().url(serverUrl() + path).build())
+			.execute()) {
+			String body = (response.body() != null) ? response.body().string() : "";
+			if (!response.isSuccessful()) {
+				throw new IllegalStateException(
+						"Listing " + path + " failed with HTTP " + response.code() + ": " + body);
+			}
+			Set<String> resources = new TreeSet<>();
+			for (JsonElement item : JsonParser.parseString(body).getAsJsonObject().getAsJsonArray("items")) {
+				JsonObject spec = item.getAsJsonObject().getAsJsonObject("spec");
+				String resource = spec.getAsJsonObject("names").get("plural").getAsString() + "."
+						+ spec.get("group").getAsString();
+				for (JsonElement element : spec.getAsJsonArray("versions")) {
+					JsonObject version = element.getAsJsonObject();
+					if (version.has("served") && version.get("served").getAsBoolean()) {
+						resources.add(resource + "/" + version.get("name").getAsString());
+					}
+				}
+			}
+			return resources;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Listing " + path + " failed", ex);
+		}
+	}
+
+	private boolean logContains(String name, long offset, String text) throws IOException {
+		try (SeekableByteChannel channel = Files.newByteChannel(logFile(name))) {
+			channel.position(offset);
+			return new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8)
+				.toLowerCase(Locale.ROOT)
+				.contains(text);
+		}
+	}
+
+	/**
 	 * Starts a process and, should it fail to bind a port that another process took after
 	 * it was picked, starts it again on other ports.
 	 */
@@ -468,6 +578,9 @@ public final class LocalControlPlane implements ControlPlane {
 				throw new UncheckedIOException(ex);
 			}
 		});
+		if (commands.containsKey(Component.CONTROLLER_MANAGER)) {
+			this.resourcesKnownToComponents = customResources();
+		}
 		// all at once, so that the start-up costs the slowest of them, not their sum
 		commands.forEach((component, command) -> this.componentProcesses.put(component,
 				launch(component.executableName(), command)));

@@ -201,9 +201,10 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	/**
 	 * Returns the client for watches: the pinged connections of this API server's loops
 	 * (see {@link #pinged}); the stall timeout as read timeout, which bounds the wait for
-	 * a watch's response headers (the API server sends them at once) and is lifted for
-	 * its events until bookmarks are known to come; and the record of which connection
-	 * each watch runs on, so that a watch found dead can close it for all.
+	 * a watch's response headers (the API server sends them at once; a wait that times
+	 * out is that watch's own failure, not its connection's) and is lifted for its events
+	 * until bookmarks are known to come; and the record of which connection each watch
+	 * runs on, so that a watch found dead can close it for all.
 	 */
 	private static OkHttpClient watchClient(OkHttpClient base, InformerSpec<?> spec, ServerReachability reachability) {
 		return pinged(base, spec, reachability.connections()).readTimeout(spec.stallTimeout())
@@ -299,14 +300,21 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			}
 			catch (ApiException ex) {
 				this.needList = this.needList || ex.getCode() == 410;
-				failed(ex.getCode() + " " + reason(ex), ex, isConfigurationError(ex.getCode()), false);
+				failed(ex.getCode() + " " + reason(ex), ex, isConfigurationError(ex.getCode()),
+						ServerReachability.Failure.ANSWERED);
 			}
 			catch (UnexpectedResponseException | RuntimeException ex) {
-				failed(ex.getClass().getSimpleName() + ": " + ex.getMessage(), ex, false, false);
+				failed(ex.getClass().getSimpleName() + ": " + ex.getMessage(), ex, false,
+						ServerReachability.Failure.ANSWERED);
+			}
+			catch (ResponseTimeoutException ex) {
+				// a busy server, not a dead connection: this watch's own back-off
+				failed(ex.getMessage(), ex, false, ServerReachability.Failure.UNANSWERED);
 			}
 			catch (IOException ex) {
 				// no answer: the server, or the way to it, is down
-				failed(ex.getClass().getSimpleName() + ": " + ex.getMessage(), ex, false, true);
+				failed(ex.getClass().getSimpleName() + ": " + ex.getMessage(), ex, false,
+						ServerReachability.Failure.UNREACHABLE);
 			}
 			catch (Error ex) {
 				// an OutOfMemoryError in a relist, or an Error from user code such as an
@@ -314,7 +322,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 				// again, rather than let the thread die while the informer looks healthy
 				logger.error("List/watch of " + this.informer + " failed with an error; listing again", ex);
 				this.needList = true;
-				failed(ex.toString(), ex, false, false);
+				failed(ex.toString(), ex, false, ServerReachability.Failure.ANSWERED);
 			}
 		}
 	}
@@ -678,7 +686,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			logger.debug("Reopening watch of " + this.informer + " from resourceVersion " + this.lastResourceVersion);
 		}
 		long started = System.nanoTime();
+		boolean headersReceived = false;
 		try (Response response = ApiRequests.open(call)) {
+			headersReceived = true;
 			this.reachability.answered();
 			this.state = (listing != null) ? WatchState.LISTING : WatchState.WATCHING;
 			this.reconnectingSince = null;
@@ -735,6 +745,13 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		catch (IOException ex) {
 			if (!this.running || ex instanceof InterruptedIOException && call.isCanceled()) {
 				return true;
+			}
+			if (ex instanceof SocketTimeoutException && !headersReceived) {
+				// the server took the request but is slow to answer it (a busy server
+				// queueing requests): closing the connection every other watch shares
+				// would send them all against it at once
+				throw new ResponseTimeoutException("the watch's response headers did not come within "
+						+ this.informer.spec().stallTimeout().toMillis() + " ms", ex);
 			}
 			if (ex instanceof SocketTimeoutException) {
 				// silent past the stall timeout while its connection looks open: that
@@ -931,12 +948,12 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	}
 
 	/**
-	 * Records a failure and waits before the next attempt: a failure the server answered
-	 * on this loop's own back-off; one that did not reach the server until any loop of
-	 * that server gets an answer, or it is this loop's turn to probe
-	 * ({@link ServerReachability}).
+	 * Records a failure and waits before the next attempt: a failure the server answered,
+	 * or a response that did not come in time, on this loop's own back-off; one that did
+	 * not reach the server until any loop of that server gets an answer, or it is this
+	 * loop's turn to probe ({@link ServerReachability}).
 	 */
-	private void failed(String message, Throwable ex, boolean configurationError, boolean unreachable) {
+	private void failed(String message, Throwable ex, boolean configurationError, ServerReachability.Failure failure) {
 		if (!this.running) {
 			return;
 		}
@@ -953,7 +970,8 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			this.startupFailure = new InformerException(message, ex);
 		}
 		try {
-			this.reachability.awaitRetry(unreachable ? Duration.ZERO : this.backoff.next(), unreachable);
+			Duration delay = (failure != ServerReachability.Failure.UNREACHABLE) ? this.backoff.next() : Duration.ZERO;
+			this.reachability.awaitRetry(delay, failure);
 		}
 		catch (InterruptedException interrupted) {
 			Thread.currentThread().interrupt();
@@ -1085,6 +1103,18 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	 * that ended at once): backed off on the loop's own clock, not taken for an
 	 * unreachable server.
 	 */
+	/**
+	 * A request's answer did not come in time although its connection is up: that
+	 * request's own failure, not a sign that the server cannot be reached.
+	 */
+	private static final class ResponseTimeoutException extends IOException {
+
+		ResponseTimeoutException(String message, Throwable cause) {
+			super(message, cause);
+		}
+
+	}
+
 	private static final class UnexpectedResponseException extends IOException {
 
 		UnexpectedResponseException(String message) {

@@ -38,12 +38,13 @@ import okhttp3.Interceptor;
  * <p>
  * A loop that cannot reach the server (a connection refused, reset or found dead, as
  * opposed to an answer such as {@code 429} or {@code 503}, which the loop backs off from
- * on its own clock) waits here. While the server is unreachable only one loop at a time
- * tries it (the probe), every 0.5 s growing to 2 s: a connection attempt that fails costs
- * an overloaded server nothing, and one probe per server is no herd. The first request
- * any loop gets answered ends every waiting loop's wait at once, each after a small
- * random delay (up to {@value #WAKE_JITTER_MILLIS} ms) so that they do not all arrive in
- * the same instant.
+ * on its own clock, or a response that is slow to come, which is that request's own
+ * failure) waits here. While the server is unreachable only one loop at a time tries it
+ * (the probe), every 0.5 s growing to 2 s: a connection attempt that fails costs an
+ * overloaded server nothing, and one probe per server is no herd. The first request any
+ * loop gets answered, even with an error, ends every waiting loop's wait at once, each
+ * after a small random delay (up to {@value #WAKE_JITTER_MILLIS} ms) so that they do not
+ * all arrive in the same instant.
  * <p>
  * A watch found dead by silence closes its connection, so that every other watch and list
  * multiplexed on it fails at once and moves to a new one, rather than each waiting for
@@ -165,30 +166,38 @@ final class ServerReachability {
 	/**
 	 * Waits until the calling loop may try again after a failure. A loop that could not
 	 * reach the server waits until a request of any loop is answered, or until it is its
-	 * turn to probe; a loop whose request was answered with an error waits for its own
-	 * delay.
-	 * @param delay the loop's own back-off delay, for a failure the server answered
-	 * @param unreachableFailure whether the server could not be reached
+	 * turn to probe. A loop whose request was answered, even with an error, tells every
+	 * waiting loop that the server is reachable and waits for its own delay: each loop
+	 * then backs off from the server's errors on its own clock. A loop whose request got
+	 * no answer on a connection that is up (its response headers did not come in time)
+	 * waits for its own delay and tells nothing.
+	 * @param delay the loop's own back-off delay, for a failure other than
+	 * {@link Failure#UNREACHABLE}
+	 * @param failure what the failure says about reaching the server
 	 * @throws InterruptedException if interrupted while waiting
 	 */
-	void awaitRetry(Duration delay, boolean unreachableFailure) throws InterruptedException {
+	void awaitRetry(Duration delay, Failure failure) throws InterruptedException {
 		long wakeJitter;
 		synchronized (this) {
 			long now = this.nanoClock.getAsLong();
-			long seen = this.answers;
 			if (this.prober == Thread.currentThread()) {
-				// the probe failed: the next one after the schedule's delay, or the
-				// loop's
-				// own if the server answered with an error
+				// the probe failed: the next one after the schedule's delay, or after
+				// the loop's own if it is still this loop's turn
 				this.prober = null;
-				this.nextProbeNanos = now + (unreachableFailure ? this.probes.next() : delay).toNanos();
+				this.nextProbeNanos = now + ((failure != Failure.ANSWERED) ? this.probes.next() : delay).toNanos();
 			}
-			else if (unreachableFailure && !this.unreachable) {
+			else if (failure == Failure.UNREACHABLE && !this.unreachable) {
 				this.unreachable = true;
 				this.nextProbeNanos = now + this.probes.next().toNanos();
 			}
-			if (!unreachableFailure) {
-				// answered with an error: the loop's own back-off, not a signal
+			if (failure == Failure.ANSWERED) {
+				// an answer, even an error, says the server is reachable: the loops
+				// waiting for it must not wait on this loop's back-off
+				answered();
+			}
+			long seen = this.answers;
+			if (failure != Failure.UNREACHABLE) {
+				// the loop's own back-off, not a signal
 				long deadline = now + delay.toNanos();
 				while (now - deadline < 0) {
 					TimeUnit.NANOSECONDS.timedWait(this, deadline - now);
@@ -241,6 +250,31 @@ final class ServerReachability {
 			this.prober = null;
 			notifyAll();
 		}
+	}
+
+	/**
+	 * What a failed request says about reaching its API server.
+	 */
+	enum Failure {
+
+		/**
+		 * No connection to the server: refused, reset, or found dead.
+		 */
+		UNREACHABLE,
+
+		/**
+		 * The server answered, if only with an error such as {@code 429} or {@code 503}:
+		 * it is reachable.
+		 */
+		ANSWERED,
+
+		/**
+		 * The request went out on a connection that is up, but its answer did not come in
+		 * time: a busy server, not a dead connection, which the pings and the silence of
+		 * the watches already on it find.
+		 */
+		UNANSWERED
+
 	}
 
 	private static void closeQuietly(Socket socket) {

@@ -17,8 +17,10 @@
 package io.github.kubeop.informer;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -58,10 +60,55 @@ class ServerReachabilityTests {
 	}
 
 	@Test
+	void probeAnsweredWithAnHttpErrorReleasesEveryWaitingLoop() throws Exception {
+		AtomicLong clock = new AtomicLong();
+		ServerReachability reachability = new ServerReachability(clock::get);
+		List<String> released = new CopyOnWriteArrayList<>();
+		AtomicBoolean probed = new AtomicBoolean();
+		List<Thread> loops = new ArrayList<>();
+		for (String name : List.of("a", "b", "c")) {
+			Thread loop = new Thread(() -> {
+				try {
+					reachability.awaitRetry(Duration.ZERO, ServerReachability.Failure.UNREACHABLE);
+					released.add(name);
+					if (probed.compareAndSet(false, true)) {
+						// the probe is answered with an error (a 503 of a busy server):
+						// this loop backs off an hour on its own clock, which stands
+						// still, so it waits until interrupted
+						reachability.awaitRetry(Duration.ofHours(1), ServerReachability.Failure.ANSWERED);
+					}
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}, "loop-" + name);
+			loop.setDaemon(true);
+			loops.add(loop);
+		}
+		loops.forEach(Thread::start);
+		try {
+			await().atMost(Duration.ofSeconds(10)).until(() -> reachability.waiting() == 3);
+			// one loop's turn to probe; the clock stands still from here
+			clock.addAndGet(Duration.ofSeconds(1).toNanos());
+			await().atMost(Duration.ofSeconds(10)).until(probed::get);
+			// the server answered: the others try again at once, each on its own clock
+			// from then on, rather than wait out the prober's hour
+			await().atMost(Duration.ofSeconds(10)).until(() -> released.size() == 3);
+			assertThat(reachability.waiting()).isZero();
+		}
+		finally {
+			loops.forEach(Thread::interrupt);
+			for (Thread loop : loops) {
+				loop.join(10_000);
+			}
+		}
+	}
+
+	@Test
 	void failureTheServerAnsweredWaitsForTheLoopsOwnDelayNotForOthers() throws Exception {
 		ServerReachability reachability = new ServerReachability();
 		long started = System.nanoTime();
-		reachability.awaitRetry(Duration.ofMillis(200), false);
+		reachability.awaitRetry(Duration.ofMillis(200), ServerReachability.Failure.ANSWERED);
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
 		assertThat(reachability.waiting()).isZero();
 	}
@@ -69,7 +116,7 @@ class ServerReachabilityTests {
 	private static Thread loop(ServerReachability reachability, String name, List<String> released) {
 		Thread thread = new Thread(() -> {
 			try {
-				reachability.awaitRetry(Duration.ZERO, true);
+				reachability.awaitRetry(Duration.ZERO, ServerReachability.Failure.UNREACHABLE);
 				released.add(name);
 			}
 			catch (InterruptedException ex) {

@@ -88,7 +88,11 @@ import org.apache.commons.logging.LogFactory;
  * controller owner (as controller-runtime's {@code SetControllerReference}), unless the
  * desired object names a controller or is the handled object itself; deleting the owner
  * then lets the garbage collector delete it. The live object is checked first: if another
- * object controls it, the apply fails with an {@link AlreadyOwnedException};</li>
+ * object controls it, the apply fails with an {@link AlreadyOwnedException}. An apply
+ * that adds the reference is conditional on the state checked (its
+ * {@code resourceVersion}, or that no object existed): a reference another handler wrote
+ * meanwhile makes it a routine {@code 409 Conflict}, and the call made again is
+ * refused;</li>
  * <li>a written object that no informer of its resource caches, although the resource has
  * informers, is logged as a warning, once per set of informers;</li>
  * <li>every write is remembered with the resourceVersion the server answered, and the

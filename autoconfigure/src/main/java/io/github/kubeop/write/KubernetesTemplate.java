@@ -88,7 +88,11 @@ import org.apache.commons.logging.LogFactory;
  * controller owner (as controller-runtime's {@code SetControllerReference}), unless the
  * desired object names a controller or is the handled object itself; deleting the owner
  * then lets the garbage collector delete it. The live object is checked first: if another
- * object controls it, the apply fails with an {@link AlreadyOwnedException};</li>
+ * object controls it, the apply fails with an {@link AlreadyOwnedException}. An apply
+ * that adds the reference is conditional on the state checked (its
+ * {@code resourceVersion}, or that no object existed): a reference another handler wrote
+ * meanwhile makes it a routine {@code 409 Conflict}, and the call made again is
+ * refused;</li>
  * <li>a written object that no informer of its resource caches, although the resource has
  * informers, is logged as a warning, once per set of informers;</li>
  * <li>every write is remembered with the resourceVersion the server answered, and the
@@ -120,6 +124,14 @@ public class KubernetesTemplate {
 
 	private static final List<String> SERVER_OWNED_METADATA = List.of("resourceVersion", "managedFields",
 			"creationTimestamp", "generation", "uid", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds");
+
+	/**
+	 * The largest resourceVersion the API server parses: an etcd revision no object
+	 * reaches. As an apply's precondition it means "the object does not exist": an apply
+	 * that creates the object ignores it, one that meets an object fails with
+	 * {@code 409 Conflict}.
+	 */
+	private static final String NO_OBJECT_HAS_THIS_RESOURCE_VERSION = "18446744073709551615";
 
 	private static final String SHARD_LABEL_PREFIX = "shard.kubeop.io/";
 
@@ -318,10 +330,20 @@ public class KubernetesTemplate {
 					ownerKind.kind() + " " + "'" + ResourceInformer.key(owner) + "'" + " cannot own " + kind.kind()
 							+ " '" + name(metadata) + "': a namespaced owner only owns objects of its own namespace");
 		}
-		V1OwnerReference liveController = liveController(kind, metadata);
-		if (liveController != null && !owner.getMetadata().getUid().equals(liveController.getUid())) {
-			throw new AlreadyOwnedException(kind.kind(), name(metadata), liveController,
+		LiveState live = liveState(kind, metadata);
+		if (live.controller() != null && !owner.getMetadata().getUid().equals(live.controller().getUid())) {
+			throw new AlreadyOwnedException(kind.kind(), name(metadata), live.controller(),
 					ownerKind.kind() + " '" + ResourceInformer.key(owner) + "'");
+		}
+		if (live.controller() == null) {
+			// The reference is new: the write must land on the state that was checked, or
+			// another owner's reference written meanwhile under this same field manager
+			// would be replaced without a word. A resourceVersion in an apply is a
+			// precondition (a 409 Conflict if the object changed); one that no object can
+			// have fails the apply if the object appeared since, and is ignored when the
+			// apply creates it.
+			metadata.addProperty("resourceVersion",
+					(live.resourceVersion() != null) ? live.resourceVersion() : NO_OBJECT_HAS_THIS_RESOURCE_VERSION);
 		}
 		JsonObject reference = new JsonObject();
 		reference.addProperty("apiVersion", ownerKind.apiVersion());
@@ -342,7 +364,7 @@ public class KubernetesTemplate {
 	 */
 	private void keepControllerReference(ResourceKind kind, JsonObject metadata, KubernetesObject handled,
 			JsonArray references) throws ApiException {
-		V1OwnerReference liveController = liveController(kind, metadata);
+		V1OwnerReference liveController = liveState(kind, metadata).controller();
 		if (liveController != null && handled.getMetadata().getUid().equals(liveController.getUid())) {
 			references.add(this.gson.toJsonTree(liveController));
 			metadata.add("ownerReferences", references);
@@ -350,12 +372,13 @@ public class KubernetesTemplate {
 	}
 
 	/**
-	 * The controller reference of the live object: from the cache of an informer that
-	 * holds it, else from the API server. A cache shows this handler's own earlier writes
-	 * (the next call waits for them, see {@link HandlerCall}); a cache miss is not
-	 * trusted, since the live object may lack the labels an informer selects on.
+	 * The controller reference and resourceVersion of the live object: from the cache of
+	 * an informer that holds it, else from the API server. A cache shows this handler's
+	 * own earlier writes (the next call waits for them, see {@link HandlerCall}); a cache
+	 * miss is not trusted, since the live object may lack the labels an informer selects
+	 * on.
 	 */
-	private V1OwnerReference liveController(ResourceKind kind, JsonObject metadata) throws ApiException {
+	private LiveState liveState(ResourceKind kind, JsonObject metadata) throws ApiException {
 		String namespace = string(metadata, "namespace");
 		String key = (namespace != null) ? namespace + "/" + string(metadata, "name") : string(metadata, "name");
 		Map<String, String> labels = labelsOf(metadata);
@@ -363,22 +386,23 @@ public class KubernetesTemplate {
 			if (InformerView.of(informer, kind, namespace, labels) == InformerView.CACHED) {
 				KubernetesObject cached = informer.indexer().getByKey(key);
 				if (cached != null) {
-					return controllerOf(cached.getMetadata().getOwnerReferences());
+					return new LiveState(controllerOf(cached.getMetadata().getOwnerReferences()),
+							cached.getMetadata().getResourceVersion());
 				}
 			}
 		}
 		JsonObject live = read(kind, metadata);
 		if (live == null || !live.has("metadata")) {
-			return null;
+			return LiveState.ABSENT;
 		}
-		JsonElement references = live.getAsJsonObject("metadata").get("ownerReferences");
-		if (references == null || !references.isJsonArray()) {
-			return null;
-		}
+		JsonObject liveMetadata = live.getAsJsonObject("metadata");
+		JsonElement references = liveMetadata.get("ownerReferences");
 		List<V1OwnerReference> parsed = new ArrayList<>();
-		references.getAsJsonArray()
-			.forEach((reference) -> parsed.add(this.gson.fromJson(reference, V1OwnerReference.class)));
-		return controllerOf(parsed);
+		if (references != null && references.isJsonArray()) {
+			references.getAsJsonArray()
+				.forEach((reference) -> parsed.add(this.gson.fromJson(reference, V1OwnerReference.class)));
+		}
+		return new LiveState(controllerOf(parsed), string(liveMetadata, "resourceVersion"));
 	}
 
 	private static V1OwnerReference controllerOf(List<V1OwnerReference> references) {
@@ -741,6 +765,19 @@ public class KubernetesTemplate {
 	private static String string(JsonObject json, String member) {
 		JsonElement element = json.get(member);
 		return (element != null && element.isJsonPrimitive()) ? element.getAsString() : null;
+	}
+
+	/**
+	 * What the ownership check saw of the live object.
+	 *
+	 * @param controller its controller reference, {@code null} if none
+	 * @param resourceVersion the resourceVersion it was seen at, {@code null} if the
+	 * object did not exist
+	 */
+	private record LiveState(V1OwnerReference controller, String resourceVersion) {
+
+		static final LiveState ABSENT = new LiveState(null, null);
+
 	}
 
 	/**

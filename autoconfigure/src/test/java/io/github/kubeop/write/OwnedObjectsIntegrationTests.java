@@ -19,7 +19,11 @@ package io.github.kubeop.write;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.kubeop.annotation.Cleanup;
 import io.github.kubeop.annotation.OnDelete;
@@ -31,11 +35,15 @@ import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.Component;
 import io.github.kubeop.test.controlplane.ControlPlane;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.util.PatchUtils;
+import okhttp3.Request;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -192,6 +200,103 @@ class OwnedObjectsIntegrationTests {
 			});
 	}
 
+	@Test
+	void controllerReferenceWrittenBetweenCheckAndApplyIsNotReplacedWhenTheObjectIsNew(ControlPlane controlPlane,
+			TestNamespace namespace) {
+		controllerReferenceWrittenBetweenCheckAndApplyIsNotReplaced(controlPlane, namespace, "new", false);
+	}
+
+	@Test
+	void controllerReferenceWrittenBetweenCheckAndApplyIsNotReplacedWhenTheObjectExists(ControlPlane controlPlane,
+			TestNamespace namespace) {
+		controllerReferenceWrittenBetweenCheckAndApplyIsNotReplaced(controlPlane, namespace, "existing", true);
+	}
+
+	/**
+	 * The race of two primaries applying one object: the second's check sees no
+	 * controller, and the first's handler (same field manager) applies its controller
+	 * reference just before the second's apply reaches the server. An interceptor on the
+	 * second's apply makes that order certain.
+	 */
+	private void controllerReferenceWrittenBetweenCheckAndApplyIsNotReplaced(ControlPlane controlPlane,
+			TestNamespace namespace, String variant, boolean existsUncontrolled) {
+		CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+		String contestedName = "contested-" + variant;
+		String secondName = "latecomer-" + variant;
+		Latecomer latecomer = new Latecomer();
+		AtomicReference<Runnable> firstApplies = new AtomicReference<>();
+		AtomicBoolean raced = new AtomicBoolean();
+		ApiClient client = controlPlane.apiClient();
+		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor((chain) -> {
+			Request request = chain.request();
+			if (request.method().equals("PATCH") && request.url().encodedPath().endsWith("/configmaps/" + contestedName)
+					&& firstApplies.get() != null && raced.compareAndSet(false, true)) {
+				firstApplies.get().run();
+			}
+			return chain.proceed(request);
+		}).build());
+		this.runner.withBean(ApiClient.class, () -> client)
+			.withPropertyValues("kubeop.informers.namespaces=" + namespace.name())
+			.withBean(Latecomer.class, () -> latecomer)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				KubernetesTemplate template = context.getBean(KubernetesTemplate.class);
+				latecomer.template = template;
+				V1ConfigMap first = api
+					.createNamespacedConfigMap(namespace.name(),
+							new V1ConfigMap().metadata(new V1ObjectMeta().name("claimer-" + variant)))
+					.execute();
+				if (existsUncontrolled) {
+					api.createNamespacedConfigMap(namespace.name(),
+							new V1ConfigMap().metadata(new V1ObjectMeta().name(contestedName)))
+						.execute();
+				}
+				firstApplies.set(() -> applyAsFirstPrimary(controlPlane.apiClient(), template.getFieldManager(),
+						namespace, contestedName, first));
+				api.createNamespacedConfigMap(namespace.name(),
+						new V1ConfigMap()
+							.metadata(new V1ObjectMeta().name(secondName).labels(Map.of("role", "latecomer")))
+							.data(Map.of("applies", contestedName)))
+					.execute();
+				await("latecomer applied or refused").atMost(Duration.ofSeconds(60))
+					.until(() -> latecomer.refused.containsKey(secondName) || latecomer.applied.contains(secondName));
+				V1ConfigMap contested = api.readNamespacedConfigMap(contestedName, namespace.name()).execute();
+				assertThat(contested.getMetadata().getOwnerReferences()).singleElement()
+					.satisfies((owner) -> assertThat(owner.getUid())
+						.as("controller of %s (%s is the latecomer's)", contestedName, owner.getName())
+						.isEqualTo(first.getMetadata().getUid()));
+				assertThat(contested.getData()).containsEntry("by", first.getMetadata().getName());
+				assertThat(latecomer.applied).doesNotContain(secondName);
+				assertThat(raced).isTrue();
+				assertThat(latecomer.refused.get(secondName).getOwner().getUid())
+					.isEqualTo(first.getMetadata().getUid());
+			});
+	}
+
+	/**
+	 * Applies the contested object as the first primary's handler would have: its
+	 * controller reference, under the same field manager.
+	 */
+	private static void applyAsFirstPrimary(ApiClient client, String fieldManager, TestNamespace namespace, String name,
+			V1ConfigMap first) {
+		String body = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name + "\","
+				+ "\"namespace\":\"" + namespace.name() + "\",\"ownerReferences\":[{\"apiVersion\":\"v1\","
+				+ "\"kind\":\"ConfigMap\",\"name\":\"" + first.getMetadata().getName() + "\",\"uid\":\""
+				+ first.getMetadata().getUid() + "\",\"controller\":true,\"blockOwnerDeletion\":true}]},"
+				+ "\"data\":{\"by\":\"" + first.getMetadata().getName() + "\"}}";
+		try {
+			PatchUtils.patch(V1ConfigMap.class,
+					() -> new CoreV1Api(client).patchNamespacedConfigMap(name, namespace.name(), new V1Patch(body))
+						.fieldManager(fieldManager)
+						.force(true)
+						.buildCall(null),
+					V1Patch.PATCH_FORMAT_APPLY_YAML, client);
+		}
+		catch (ApiException ex) {
+			throw new IllegalStateException(ex.getResponseBody(), ex);
+		}
+	}
+
 	private static boolean exists(CoreV1Api api, TestNamespace namespace, String name) throws ApiException {
 		try {
 			api.readNamespacedConfigMap(name, namespace.name()).execute();
@@ -274,6 +379,34 @@ class OwnedObjectsIntegrationTests {
 						.metadata(new V1ObjectMeta().name(pool.getMetadata().getName() + suffix)
 							.namespace(pool.getMetadata().getNamespace()))
 						.data(data));
+		}
+
+	}
+
+	/**
+	 * Applies the ConfigMap its primary names, which another primary may claim first.
+	 */
+	static class Latecomer {
+
+		final Map<String, AlreadyOwnedException> refused = new ConcurrentHashMap<>();
+
+		final Set<String> applied = ConcurrentHashMap.newKeySet();
+
+		volatile KubernetesTemplate template;
+
+		@Reconcile(labelSelector = "role=latecomer")
+		void reconcile(V1ConfigMap latecomer) throws ApiException {
+			try {
+				this.template.apply(new V1ConfigMap()
+					.metadata(new V1ObjectMeta().name(latecomer.getData().get("applies"))
+						.namespace(latecomer.getMetadata().getNamespace()))
+					.data(Map.of("by", latecomer.getMetadata().getName())));
+				this.applied.add(latecomer.getMetadata().getName());
+			}
+			catch (AlreadyOwnedException ex) {
+				this.refused.putIfAbsent(latecomer.getMetadata().getName(), ex);
+				throw ex;
+			}
 		}
 
 	}

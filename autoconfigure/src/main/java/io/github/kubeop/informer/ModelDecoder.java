@@ -42,6 +42,7 @@ import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import com.google.gson.stream.JsonWriter;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 
@@ -122,16 +123,17 @@ final class ModelDecoder<T extends KubernetesObject> {
 		boolean clientKeepsManagedFields = keepsManagedFields(clientGson);
 		this.skipManagedFields = standardTransforms.contains(StandardTransform.STRIP_MANAGED_FIELDS)
 				|| !clientKeepsManagedFields;
-		TypeAdapter<OffsetDateTime> timestamps = new SharedTimestamps(clientGson.getAdapter(OffsetDateTime.class));
-		Gson plain = builder(clientGson, clientKeepsManagedFields, timestamps).create();
+		SharedValues<OffsetDateTime> timestamps = new SharedValues<>(clientGson.getAdapter(OffsetDateTime.class));
+		SharedValues<Quantity> quantities = new SharedValues<>(clientGson.getAdapter(Quantity.class));
+		Gson plain = builder(clientGson, clientKeepsManagedFields, timestamps, quantities).create();
 		this.metadataAdapter = plain.getAdapter(V1ObjectMeta.class);
-		this.streamedMetadataAdapter = this.skipManagedFields ? builder(clientGson, true, timestamps)
+		this.streamedMetadataAdapter = this.skipManagedFields ? builder(clientGson, true, timestamps, quantities)
 			.addDeserializationExclusionStrategy(new ManagedFieldsExclusion())
 			.create()
 			.getAdapter(V1ObjectMeta.class) : null;
 		this.stripLastApplied = standardTransforms.contains(StandardTransform.STRIP_LAST_APPLIED_CONFIGURATION);
 		this.treeAdapter = plain.getAdapter(JsonElement.class);
-		GsonBuilder builder = builder(clientGson, clientKeepsManagedFields, timestamps)
+		GsonBuilder builder = builder(clientGson, clientKeepsManagedFields, timestamps, quantities)
 			.registerTypeAdapterFactory(new MetadataAdapterFactory());
 		if (this.deduplicate) {
 			builder.registerTypeAdapter(String.class, new PooledStringAdapter().nullSafe());
@@ -189,12 +191,15 @@ final class ModelDecoder<T extends KubernetesObject> {
 	/**
 	 * Returns a builder with what the client's Gson decodes other than through the
 	 * models' validating adapters: its adapters for dates and bytes (the models' own
-	 * {@code IntOrString} and {@code Quantity} adapters are annotations on them), and its
-	 * exclusion of {@code managedFields}.
+	 * {@code IntOrString} adapter is an annotation on it), timestamps and quantities
+	 * shared, and its exclusion of {@code managedFields}. The shared quantities wrap the
+	 * client's adapter, the {@code @JsonAdapter} annotation on {@link Quantity}, and take
+	 * its place: Gson asks adapters registered on the builder before annotations.
 	 */
 	private static GsonBuilder builder(Gson clientGson, boolean clientKeepsManagedFields,
-			TypeAdapter<OffsetDateTime> timestamps) {
-		GsonBuilder builder = new GsonBuilder().registerTypeAdapter(OffsetDateTime.class, timestamps);
+			TypeAdapter<OffsetDateTime> timestamps, TypeAdapter<Quantity> quantities) {
+		GsonBuilder builder = new GsonBuilder().registerTypeAdapter(OffsetDateTime.class, timestamps)
+			.registerTypeAdapter(Quantity.class, quantities);
 		for (Class<?> type : List.of(LocalDate.class, Date.class, java.sql.Date.class, byte[].class)) {
 			builder.registerTypeAdapter(type, clientGson.getAdapter(type));
 		}
@@ -469,39 +474,45 @@ final class ModelDecoder<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Parses timestamps with the client's adapter once per distinct text. An informer's
-	 * objects repeat them (an object's creation time in every event about it, the Pods a
-	 * controller creates in the same second, the transition times of their conditions),
-	 * and an {@link OffsetDateTime} is immutable, so the cached objects share one
-	 * instance for each, as they share pooled strings; parsing was a seventh of a watch's
-	 * decoding time without it. The texts last seen are kept, a few thousand at most.
+	 * Parses immutable values, timestamps and quantities, with the client's adapter once
+	 * per distinct text. An informer's objects repeat them (an object's creation time in
+	 * every event about it, the Pods a controller creates in the same second, the
+	 * transition times of their conditions, the same resource requests and limits in
+	 * every Pod of a workload), and an {@link OffsetDateTime} or a {@link Quantity} is
+	 * immutable, so the cached objects share one instance for each, as they share pooled
+	 * strings. Parsing timestamps was a seventh of a watch's decoding time without it,
+	 * and {@link Quantity#fromString} compiles a regular expression on every call. The
+	 * texts last seen are kept, a few thousand at most.
+	 *
+	 * @param <V> the type of the values
 	 */
-	private static final class SharedTimestamps extends TypeAdapter<OffsetDateTime> {
+	private static final class SharedValues<V> extends TypeAdapter<V> {
 
 		private static final int CAPACITY = 4096;
 
-		private final TypeAdapter<OffsetDateTime> client;
+		private final TypeAdapter<V> client;
 
-		private final Map<String, OffsetDateTime> recent = new HashMap<>();
+		private final Map<String, V> recent = new HashMap<>();
 
-		SharedTimestamps(TypeAdapter<OffsetDateTime> client) {
+		SharedValues(TypeAdapter<V> client) {
 			this.client = client;
 		}
 
 		@Override
-		public void write(JsonWriter out, OffsetDateTime value) throws IOException {
+		public void write(JsonWriter out, V value) throws IOException {
 			this.client.write(out, value);
 		}
 
 		@Override
-		public OffsetDateTime read(JsonReader in) throws IOException {
+		public V read(JsonReader in) throws IOException {
 			if (in.peek() == JsonToken.NULL) {
 				in.nextNull();
 				return null;
 			}
 			String text = in.nextString();
-			OffsetDateTime parsed = this.recent.get(text);
+			V parsed = this.recent.get(text);
 			if (parsed == null) {
+				// the client's adapters read a number (a quantity may be one) as its text
 				parsed = this.client.fromJsonTree(new JsonPrimitive(text));
 				if (this.recent.size() == CAPACITY) {
 					this.recent.clear();

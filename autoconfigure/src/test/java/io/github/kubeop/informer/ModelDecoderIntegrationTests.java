@@ -230,6 +230,17 @@ class ModelDecoderIntegrationTests {
 			.isSameAs(once.getMetadata().getCreationTimestamp());
 		assertThat(again.getStatus().getConditions().get(0).getLastTransitionTime()).isNotNull()
 			.isSameAs(once.getStatus().getConditions().get(0).getLastTransitionTime());
+		// and so is a quantity, in another Pod and in the same Pod decoded again
+		List<V1Pod> pods = readEvents(decoder, informer, items, resource);
+		Map<String, Quantity> limits = pods.get(0).getSpec().getContainers().get(0).getResources().getLimits();
+		assertThat(limits.get("memory")).isEqualTo(Quantity.fromString("128Mi"))
+			.isSameAs(pods.get(1).getSpec().getContainers().get(0).getResources().getLimits().get("memory"))
+			.isSameAs(once.getSpec().getContainers().get(0).getResources().getLimits().get("memory"));
+		assertThat(limits.get("ephemeral-storage")).isEqualTo(Quantity.fromString("1Gi"))
+			.isSameAs(pods.get(1).getSpec().getVolumes().get(1).getEmptyDir().getSizeLimit());
+		// written back as the client writes what it decodes
+		assertThat(this.clientGson.toJson(pods.get(0)))
+			.isEqualTo(this.clientGson.toJson(listedByTheClient(items, V1Pod.class, resource).get(0)));
 	}
 
 	@Test

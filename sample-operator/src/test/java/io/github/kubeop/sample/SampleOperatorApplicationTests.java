@@ -63,8 +63,11 @@ class SampleOperatorApplicationTests {
 	private static final String IDENTITY = "system:serviceaccount:kubeop-sample:kubeop-sample-operator";
 
 	@BeforeAll
-	static void install(ApiClient admin) {
-		Manifests manifests = new Manifests(admin);
+	static void install(ControlPlane controlPlane) {
+		// on the control plane, not only its client: kube-controller-manager is made to
+		// see
+		// the new kind at once, so that the site's objects are collected when it goes
+		Manifests manifests = new Manifests(controlPlane);
 		manifests.apply("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: kubeop-sample\n", null);
 		manifests.apply(Path.of("target/classes/META-INF/kubeop/crds/staticsites.sample.kubeop.io.yaml"), null);
 		manifests.apply(Path.of("target/classes/META-INF/kubeop/rbac/cluster-role.yaml"), null);

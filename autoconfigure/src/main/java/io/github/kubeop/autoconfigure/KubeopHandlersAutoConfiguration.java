@@ -209,6 +209,26 @@ public final class KubeopHandlersAutoConfiguration {
 		handlers.getControllers()
 			.forEach((name, handler) -> check(PREFIX + ".controllers." + name + ".rate-limiter",
 					handler.getRateLimiter()));
+		// a label set in the properties is checked at once; one a handler declares, when
+		// the handler registers
+		if (handlers.getFairness() == QueueSettings.Fairness.LABEL || handlers.getPartitionLabel() != null) {
+			checkPartitionLabel(PREFIX + ".partition-label", handlers.getPartitionLabel());
+		}
+		handlers.getControllers().forEach((name, handler) -> {
+			if (handler.getPartitionLabel() != null) {
+				checkPartitionLabel(PREFIX + ".controllers." + name + ".partition-label", handler.getPartitionLabel());
+			}
+		});
+	}
+
+	private static void checkPartitionLabel(String property, String label) {
+		try {
+			QueueSettings.checkPartitionLabel(label);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidConfigurationPropertyValueException(property, label,
+					"handler queues take turns by label: " + ex.getMessage());
+		}
 	}
 
 	private static void check(String prefix, KubeopProperties.RateLimiter limiter) {

@@ -84,8 +84,21 @@ import org.springframework.util.StringUtils;
  * {@code observedGeneration}, and sends nothing when the status is unchanged.</li>
  * <li>{@link #update} replaces an object under optimistic concurrency, as
  * controller-runtime's {@code client.Update}.</li>
+ * <li>{@link #apply(Object, ApplyOptions)} with {@link ApplyOptions#notOwned()} applies
+ * an object the handled object must not own (another namespace, cluster-scoped,
+ * shared).</li>
+ * <li>{@link #get}, {@link #read} and {@link #list} read from an informer's cache when
+ * one holds what is asked for and has caught up with this template's writes, else from
+ * the API server ({@link ReadResult#source()} says which); {@link #create},
+ * {@link #patch} ({@link Patch}: merge, JSON, strategic merge, apply; status too),
+ * {@link #updateStatus}, {@link #delete} ({@link DeleteOptions}: uid and resourceVersion
+ * preconditions, propagation) and {@link #scale} complete the writes.</li>
+ * <li>An apply whose state the live object already has, for this field manager, is not
+ * sent (see {@link #apply(Object, ApplyOptions)}).</li>
  * </ul>
- * Inside a handler call:
+ * Every request is counted through a {@link WriteListener} ({@code kubeop.writes},
+ * {@code kubeop.reads} with Micrometer), and a refused one throws an {@link ApiException}
+ * whose message carries the server's reason and message. Inside a handler call:
  * <ul>
  * <li>in an add, update or reconcile call (never a delete or a cleanup call, see
  * {@link HandlerCall#owner()}), an applied object gets the handled object as its

@@ -21,11 +21,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.github.kubeop.annotation.Reconcile;
 import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
 import io.github.kubeop.informer.InformerRegistry;
+import io.github.kubeop.test.ApiServerRequests;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
@@ -43,6 +46,7 @@ import io.kubernetes.client.openapi.models.V1LimitRangeSpec;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PodDisruptionBudget;
 import io.kubernetes.client.openapi.models.V1PodDisruptionBudgetSpec;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -73,15 +77,26 @@ class NoWastedWritesIntegrationTests {
 			throws Exception {
 		ApiClient client = controlPlane.apiClient();
 		KubernetesTemplate template = new KubernetesTemplate(client, new InformerRegistry(client), "operator", true);
-		// "1000m" is stored as "1", "50%" stays a string, the server adds defaults
-		template.apply(limits(namespace, "normalised", "1000m", Map.of("tier", "gold")));
+		// the server stores "1000m" as "1" and "0.5Gi" as "512Mi" (a generated model's
+		// Quantity is canonical already: a dynamic object sends the text as written),
+		// "50%" stays a string, and defaults are added
+		template.apply(dynamicLimits(namespace, "normalised"));
 		template.apply(budget(namespace, "normalised", new IntOrString("50%")));
+		template.apply(limits(namespace, "typed", "1000m", Map.of("tier", "gold")));
 		long writes = writes(client);
-		V1LimitRange unchanged = template.apply(limits(namespace, "normalised", "1000m", Map.of("tier", "gold")));
+		DynamicKubernetesObject unchanged = template.apply(dynamicLimits(namespace, "normalised"));
 		template.apply(budget(namespace, "normalised", new IntOrString("50%")));
+		template.apply(limits(namespace, "typed", "1000m", Map.of("tier", "gold")));
 		assertThat(writes(client)).isEqualTo(writes);
+		JsonObject max = unchanged.getRaw()
+			.getAsJsonObject("spec")
+			.getAsJsonArray("limits")
+			.get(0)
+			.getAsJsonObject()
+			.getAsJsonObject("max");
+		assertThat(max.get("cpu").getAsString()).isEqualTo("1");
+		assertThat(max.get("memory").getAsString()).isEqualTo("512Mi");
 		assertThat(unchanged.getMetadata().getResourceVersion()).isNotNull();
-		assertThat(unchanged.getSpec().getLimits().get(0).getMax()).containsEntry("cpu", new Quantity("1"));
 	}
 
 	@Test
@@ -197,6 +212,15 @@ class NoWastedWritesIntegrationTests {
 			.spec(new V1LimitRangeSpec().limits(List.of(new V1LimitRangeItem().type("Container")
 				.max(Map.of("cpu", new Quantity(maxCpu)))
 				.defaultRequest(Map.of("memory", new Quantity("64Mi"))))));
+	}
+
+	private static DynamicKubernetesObject dynamicLimits(TestNamespace namespace, String name) {
+		return new DynamicKubernetesObject(JsonParser
+			.parseString("""
+					{"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "%s", "namespace": "%s"},
+					 "spec": {"limits": [{"type": "Container", "max": {"cpu": "1000m", "memory": "0.5Gi"}}]}}"""
+				.formatted(name, namespace.name()))
+			.getAsJsonObject());
 	}
 
 	static V1PodDisruptionBudget budget(TestNamespace namespace, String name, IntOrString minAvailable) {

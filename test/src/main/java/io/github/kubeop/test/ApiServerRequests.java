@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package io.github.kubeop.write;
+package io.github.kubeop.test;
 
 import java.io.IOException;
 import java.util.Set;
@@ -28,22 +28,31 @@ import okhttp3.Response;
 /**
  * Counts the requests the API server itself served, from its {@code /metrics}
  * ({@code apiserver_request_total}), so that a test proves what reached the server, not
- * what a client meant to send.
+ * what a client meant to send: for example that a steady-state reconcile writes nothing.
+ * The counts are the server's since it started, over every client, and carry no
+ * namespace: compare counts taken before and after, of resources that nothing else writes
+ * meanwhile.
+ *
+ * <pre class="code">
+ * long before = ApiServerRequests.count(admin, ApiServerRequests.WRITES, "deployments");
+ * // ... reconciles that must change nothing ...
+ * assertThat(ApiServerRequests.count(admin, ApiServerRequests.WRITES, "deployments")).isEqualTo(before);
+ * </pre>
  *
  * @author Kubeop authors
  */
-final class ApiServerRequests {
+public final class ApiServerRequests {
 
 	/**
 	 * The verbs of writes as the API server counts them ({@code APPLY} for server-side
 	 * apply patches).
 	 */
-	static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "APPLY", "DELETE", "DELETECOLLECTION");
+	public static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "APPLY", "DELETE", "DELETECOLLECTION");
 
 	/**
 	 * The verbs of reads, watches excepted.
 	 */
-	static final Set<String> READS = Set.of("GET", "LIST");
+	public static final Set<String> READS = Set.of("GET", "LIST");
 
 	private static final Pattern SAMPLE = Pattern.compile("^apiserver_request_total\\{([^}]*)\\} (\\S+)$");
 
@@ -53,13 +62,13 @@ final class ApiServerRequests {
 	/**
 	 * Returns how many requests the server served for some resources themselves (no
 	 * subresource), by any of the given verbs, since it started.
-	 * @param client an administrator client
+	 * @param client a client allowed to read {@code /metrics}, such as an administrator
 	 * @param verbs the verbs
 	 * @param resources the resources, such as {@code limitranges}
 	 * @return the count
 	 * @throws IOException if the metrics cannot be read
 	 */
-	static long count(ApiClient client, Set<String> verbs, String... resources) throws IOException {
+	public static long count(ApiClient client, Set<String> verbs, String... resources) throws IOException {
 		Request request = new Request.Builder().url(client.getBasePath() + "/metrics").build();
 		Set<String> wanted = Set.of(resources);
 		long count = 0;

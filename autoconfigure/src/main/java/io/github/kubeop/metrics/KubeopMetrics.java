@@ -28,11 +28,13 @@ import java.util.function.Supplier;
 import io.github.kubeop.handler.Controller;
 import io.github.kubeop.handler.HandlerObserver;
 import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.informer.ResourceKind;
 import io.github.kubeop.queue.DefaultWorkQueue;
 import io.github.kubeop.queue.Priority;
 import io.github.kubeop.queue.QueueMetrics;
 import io.github.kubeop.queue.QueueMetricsFactory;
 import io.github.kubeop.shard.ShardMember;
+import io.github.kubeop.write.WriteListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -52,7 +54,7 @@ import io.micrometer.core.instrument.Timer;
  *
  * @author Kubeop authors
  */
-public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory {
+public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory, WriteListener {
 
 	private static final String[] RESULTS = { "success", "error", "requeue", "requeue_after" };
 
@@ -87,6 +89,44 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory {
 	 */
 	public KubeopMetrics(MeterRegistry registry) {
 		this.registry = registry;
+	}
+
+	/**
+	 * Counts a request of the {@code KubernetesTemplate}: {@code kubeop.writes} for
+	 * writes, {@code kubeop.reads} for reads the cache could not answer, by verb,
+	 * resource and status code ({@code 0} when there was no answer).
+	 * @param resource the resource
+	 * @param verb the verb
+	 * @param code the status code
+	 */
+	@Override
+	public void requested(ResourceKind resource, String verb, int code) {
+		boolean read = "get".equals(verb) || "list".equals(verb);
+		Counter.builder(read ? "kubeop.reads" : "kubeop.writes")
+			.description(read ? "Reads of the KubernetesTemplate sent to the API server"
+					: "Writes of the KubernetesTemplate sent to the API server")
+			.tags("verb", verb, "resource", resourceName(resource), "code", Integer.toString(code))
+			.register(this.registry)
+			.increment();
+	}
+
+	/**
+	 * Counts an apply not sent because the live object has its state already, as
+	 * {@code kubeop.writes.unchanged}.
+	 * @param resource the resource
+	 * @param verb {@code apply} or {@code apply-status}
+	 */
+	@Override
+	public void unchanged(ResourceKind resource, String verb) {
+		Counter.builder("kubeop.writes.unchanged")
+			.description("Applies of the KubernetesTemplate not sent: the live object had their state")
+			.tags("verb", verb, "resource", resourceName(resource))
+			.register(this.registry)
+			.increment();
+	}
+
+	private static String resourceName(ResourceKind resource) {
+		return resource.group().isEmpty() ? resource.plural() : resource.plural() + "." + resource.group();
 	}
 
 	/**

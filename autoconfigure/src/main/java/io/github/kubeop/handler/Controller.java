@@ -81,6 +81,8 @@ public final class Controller<T extends KubernetesObject> {
 
 	private final ReadAfterWriteGate readAfterWrite;
 
+	private final OwnWrites ownWrites;
+
 	private final HandledKeys keys = new HandledKeys();
 
 	private final Activation activation = new Activation();
@@ -110,10 +112,14 @@ public final class Controller<T extends KubernetesObject> {
 		this.handlesDeletes = !endpoint.methods(HandlerMethod.Kind.DELETE).isEmpty();
 		this.planner = new CallPlanner<>(endpoint, finalizers, this.ledger);
 		this.readAfterWrite = new ReadAfterWriteGate(endpoint.name());
+		this.ownWrites = new OwnWrites(informer);
 		this.workers = new WorkerPool(endpoint.name());
 		this.events = new EnqueueingEventHandler<>(endpoint, this.filter, finalizers != null, this.ledger,
 				this::enqueue);
-		informer.addEventHandler(new WhileActive(this.events));
+		// observed before queued: a worker that finds an own write in the cache can tell
+		// whether its change has reached this handler, with what came before it
+		informer.addEventHandler(new WhileActive(this.ownWrites.observing(this.events,
+				(object) -> this.filter.test(object) || this.ledger.isDelivered(ResourceInformer.key(object)))));
 	}
 
 	/**
@@ -158,7 +164,29 @@ public final class Controller<T extends KubernetesObject> {
 			if (!this.keys.contains(key)) {
 				return;
 			}
+			if (trigger == Trigger.OWNER) {
+				// a change that cannot be told from an own write
+				this.ownWrites.observeOwned(key, null, null);
+			}
 			this.ledger.triggered(key, trigger);
+			this.queue.add(key);
+		});
+	}
+
+	/**
+	 * Enqueues the owner's key of an owned object that was added or changed: a change
+	 * that is only this handler's own write calls it again only if it asks for that.
+	 * @param key the owner's key
+	 * @param informer the owned object's informer
+	 * @param owned the owned object's new state
+	 */
+	void enqueueOwner(String key, ResourceInformer<?> informer, KubernetesObject owned) {
+		this.activation.whileActive(() -> {
+			if (!this.keys.contains(key)) {
+				return;
+			}
+			this.ownWrites.observeOwned(key, informer, owned);
+			this.ledger.triggered(key, Trigger.OWNER);
 			this.queue.add(key);
 		});
 	}
@@ -369,7 +397,18 @@ public final class Controller<T extends KubernetesObject> {
 					"the informers do not show the key's own writes yet", null, null);
 			return;
 		}
-		Call<T> call = this.planner.decide(key, cached, current, last, finalState, triggers);
+		OwnWrites.Verdict own = (last != null && current != null)
+				? this.ownWrites.classify(key, last, current, triggers.contains(Trigger.OWNER))
+				: OwnWrites.Verdict.NONE;
+		if (own.waitForEvent()) {
+			// the cache shows an own write whose event has not reached this handler yet,
+			// nor what came before it: that event queues the key again; the delay is the
+			// fallback
+			this.ledger.restoreTriggers(key, triggers);
+			this.queue.addAfter(key, ReadAfterWriteGate.RECHECK);
+			return;
+		}
+		Call<T> call = this.planner.decide(key, cached, current, last, finalState, triggers, own);
 		if (call == null) {
 			remember(key, current, finalState);
 			this.queue.forget(key);
@@ -433,6 +472,7 @@ public final class Controller<T extends KubernetesObject> {
 			this.activation.inEpoch(epoch, () -> {
 				this.ledger.requeueAnswered(key);
 				remember(key, delivered.get(), finalState);
+				this.ownWrites.completed(key, handlerCall);
 				this.queue.forget(key);
 			});
 			this.observer.handled(name(), HandlerObserver.Outcome.TERMINAL_ERROR, System.nanoTime() - start);
@@ -462,7 +502,10 @@ public final class Controller<T extends KubernetesObject> {
 		catch (Throwable ex) {
 			// an Error from a handler registered in code: the worker retries the key,
 			// which must still know why it was queued
-			this.activation.inEpoch(epoch, () -> this.ledger.restoreTriggers(key, triggers));
+			this.activation.inEpoch(epoch, () -> {
+				this.ownWrites.completed(key, null);
+				this.ledger.restoreTriggers(key, triggers);
+			});
 			throw ex;
 		}
 		HandlerObserver.Outcome outcome = (requeueAfter == null || requeueAfter.isNegative() || current == null)
@@ -477,6 +520,7 @@ public final class Controller<T extends KubernetesObject> {
 				this.ledger.finalizerRemoved(key, uid(current));
 			}
 			remember(key, delivered.get(), finalState);
+			this.ownWrites.completed(key, handlerCall);
 			switch (outcome) {
 				case REQUEUE -> {
 					// as controller-runtime's Requeue: rate-limited, not forgotten first,
@@ -507,6 +551,8 @@ public final class Controller<T extends KubernetesObject> {
 	private void retry(String key, Set<Trigger> triggers, long epoch, String reason, Object detail,
 			Throwable stackTrace) {
 		this.activation.inEpoch(epoch, () -> {
+			// what a failed call wrote is a change for its retry to handle
+			this.ownWrites.completed(key, null);
 			this.ledger.restoreTriggers(key, triggers);
 			this.queue.addRateLimited(key);
 			HandlerCallLog.requeued(name(), key, null, reason, detail, stackTrace);
@@ -588,6 +634,7 @@ public final class Controller<T extends KubernetesObject> {
 	private void reset() {
 		this.ledger.clear();
 		this.readAfterWrite.clear();
+		this.ownWrites.clear();
 		if (this.workers.noneAlive()) {
 			// no worker can take a key, so this cannot block
 			while (this.queue.length() > 0) {
@@ -625,6 +672,7 @@ public final class Controller<T extends KubernetesObject> {
 		this.keys.set(keys);
 		this.ledger.retainOnly(keys);
 		this.readAfterWrite.retainOnly(keys);
+		this.ownWrites.retainOnly(keys);
 	}
 
 	/**
@@ -701,7 +749,7 @@ public final class Controller<T extends KubernetesObject> {
 	 * @return the number of entries
 	 */
 	public int retainedKeys() {
-		return this.queue.length() + this.ledger.size() + this.readAfterWrite.size();
+		return this.queue.length() + this.ledger.size() + this.readAfterWrite.size() + this.ownWrites.size();
 	}
 
 	/**
@@ -713,12 +761,17 @@ public final class Controller<T extends KubernetesObject> {
 		this.ledger.remember(key, current, consumed);
 		if (current == null) {
 			this.readAfterWrite.forget(key);
+			this.ownWrites.forget(key);
+		}
+		else {
+			this.ownWrites.consumed(key);
 		}
 	}
 
 	private void forget(String key) {
 		this.ledger.forget(key);
 		this.readAfterWrite.forget(key);
+		this.ownWrites.forget(key);
 	}
 
 	private static String uid(KubernetesObject object) {

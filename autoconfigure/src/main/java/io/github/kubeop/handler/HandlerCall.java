@@ -16,6 +16,7 @@
 
 package io.github.kubeop.handler;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,6 +58,12 @@ public final class HandlerCall {
 	private final HandlerMethod.Kind kind;
 
 	private final Map<String, Write> writes = new LinkedHashMap<>();
+
+	/**
+	 * Every write of the call, in order, several of one object included: a change showing
+	 * one of them is the handler's own.
+	 */
+	private final List<OwnWrites.Write> ownWrites = new ArrayList<>();
 
 	private HandlerCall(String handler, String key, KubernetesObject object, ResourceKind resource,
 			HandlerMethod.Kind kind) {
@@ -164,11 +171,16 @@ public final class HandlerCall {
 			Write write = new Write(informer, ResourceInformer.key(written), metadata.getNamespace(),
 					metadata.getResourceVersion());
 			this.writes.put(write.id(), write);
+			this.ownWrites.add(OwnWrites.Write.of(informer, write.objectKey(), write.resourceVersion()));
 		}
 	}
 
 	Collection<Write> writes() {
 		return this.writes.values();
+	}
+
+	List<OwnWrites.Write> ownWrites() {
+		return this.ownWrites;
 	}
 
 	/**

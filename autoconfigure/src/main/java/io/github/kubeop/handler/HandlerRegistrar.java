@@ -467,33 +467,45 @@ public class HandlerRegistrar {
 
 			@Override
 			public void onAdd(O object) {
-				enqueueOwners(owner, ownerKind, object, null);
+				enqueueOwners(owner, ownerKind, object, null, owned);
 			}
 
 			@Override
 			public void onUpdate(O oldObject, O newObject) {
 				if (!Objects.equals(oldObject.getMetadata().getResourceVersion(),
 						newObject.getMetadata().getResourceVersion())) {
-					enqueueOwners(owner, ownerKind, oldObject, newObject);
+					enqueueOwners(owner, ownerKind, oldObject, newObject, owned);
 				}
 			}
 
 			@Override
 			public void onDelete(O object, boolean deletedFinalStateUnknown) {
-				enqueueOwners(owner, ownerKind, object, null);
+				enqueueOwners(owner, ownerKind, object, null, null);
 			}
 
 		});
 	}
 
+	/**
+	 * Queues the owners of an owned object's states; with the informer of an added or
+	 * changed object (not of a deleted one), so that its owner can tell its own writes.
+	 */
 	private static void enqueueOwners(Controller<?> owner, ResourceKind ownerKind, KubernetesObject object,
-			KubernetesObject newObject) {
+			KubernetesObject newObject, ResourceInformer<?> informer) {
 		Set<String> keys = new LinkedHashSet<>();
 		addOwnerKey(keys, ownerKind, object);
 		if (newObject != null) {
 			addOwnerKey(keys, ownerKind, newObject);
 		}
-		keys.forEach((key) -> owner.enqueue(key, Trigger.OWNER));
+		KubernetesObject changed = (newObject != null) ? newObject : object;
+		keys.forEach((key) -> {
+			if (informer != null) {
+				owner.enqueueOwner(key, informer, changed);
+			}
+			else {
+				owner.enqueue(key, Trigger.OWNER);
+			}
+		});
 	}
 
 	private static void addOwnerKey(Set<String> keys, ResourceKind ownerKind, KubernetesObject object) {

@@ -330,7 +330,8 @@ public class HandlerAnnotationBeanPostProcessor
 			return HandlerMethod
 				.of(bean, method, HandlerMethod.Kind.RECONCILE, declaredType(reconcile.informer()), reconcile.resync(),
 						false)
-				.withOwnWrites(reconcile.ownWrites());
+				.withOwnWrites(reconcile.ownWrites())
+				.withPruning(reconcile.prune());
 		}
 		if (cleanup != null) {
 			HandlerMethod handlerMethod = HandlerMethod.of(bean, method, HandlerMethod.Kind.CLEANUP,

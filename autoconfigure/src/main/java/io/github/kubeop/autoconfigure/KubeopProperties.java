@@ -525,6 +525,12 @@ public class KubeopProperties {
 		private Duration shutdownTimeout = Duration.ofSeconds(30);
 
 		/**
+		 * How long one handler call may run; a call past it has its worker thread
+		 * interrupted and is retried with back-off. Zero for no limit.
+		 */
+		private Duration callTimeout = Duration.ofMinutes(5);
+
+		/**
 		 * Retry back-off of every handler.
 		 */
 		private final RateLimiter rateLimiter = new RateLimiter();
@@ -558,6 +564,14 @@ public class KubeopProperties {
 			this.shutdownTimeout = shutdownTimeout;
 		}
 
+		public Duration getCallTimeout() {
+			return this.callTimeout;
+		}
+
+		public void setCallTimeout(Duration callTimeout) {
+			this.callTimeout = callTimeout;
+		}
+
 		public RateLimiter getRateLimiter() {
 			return this.rateLimiter;
 		}
@@ -588,12 +602,26 @@ public class KubeopProperties {
 		 */
 		private final RateLimiter rateLimiter = RateLimiter.unset();
 
+		/**
+		 * How long one call of this handler may run before it is interrupted and retried
+		 * with back-off; zero for no limit. Defaults to kubeop.handlers.call-timeout.
+		 */
+		private Duration callTimeout;
+
 		public Integer getWorkers() {
 			return this.workers;
 		}
 
 		public void setWorkers(Integer workers) {
 			this.workers = workers;
+		}
+
+		public Duration getCallTimeout() {
+			return this.callTimeout;
+		}
+
+		public void setCallTimeout(Duration callTimeout) {
+			this.callTimeout = callTimeout;
 		}
 
 		public RateLimiter getRateLimiter() {

@@ -93,6 +93,14 @@ public final class Controller<T extends KubernetesObject> {
 
 	private final AtomicLong workerFailures = new AtomicLong();
 
+	private final CallTimeout callTimeout;
+
+	/**
+	 * Deletes what a reconcile no longer applies, or {@code null} for a handler that does
+	 * not prune.
+	 */
+	private final Pruner pruner;
+
 	private volatile boolean running;
 
 	Controller(HandlerEndpoint endpoint, ResourceInformer<T> informer, RateLimitingQueue<String> queue, int workerCount,
@@ -102,7 +110,14 @@ public final class Controller<T extends KubernetesObject> {
 
 	Controller(HandlerEndpoint endpoint, ResourceInformer<T> informer, RateLimitingQueue<String> queue, int workerCount,
 			HandlerObserver observer, Finalizers<T> finalizers) {
+		this(endpoint, informer, queue, workerCount, observer, finalizers, CallTimeout.NONE, null);
+	}
+
+	Controller(HandlerEndpoint endpoint, ResourceInformer<T> informer, RateLimitingQueue<String> queue, int workerCount,
+			HandlerObserver observer, Finalizers<T> finalizers, CallTimeout callTimeout, Pruner pruner) {
 		this.endpoint = endpoint;
+		this.callTimeout = callTimeout;
+		this.pruner = pruner;
 		this.finalizers = finalizers;
 		this.informer = informer;
 		this.queue = queue;
@@ -171,6 +186,18 @@ public final class Controller<T extends KubernetesObject> {
 			this.ledger.triggered(key, trigger);
 			this.queue.add(key);
 		});
+	}
+
+	/**
+	 * Adds an owned type: its objects' changes queue their owners' keys, and a handler
+	 * that prunes deletes those its reconcile no longer applies.
+	 * @param <O> the owned type
+	 * @param owned the owned objects' informer
+	 */
+	<O extends KubernetesObject> void owns(ResourceInformer<O> owned) {
+		if (this.pruner != null) {
+			this.pruner.owns(owned);
+		}
 	}
 
 	/**
@@ -362,6 +389,7 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	private void reconcile(String key, long epoch) {
 		Set<Trigger> triggers = this.ledger.takeTriggers(key);
+		this.ownWrites.turnStarting(key);
 		// read once: a delete arriving while the handler runs replaces it, and survives
 		FinalState<T> finalState = this.ledger.finalState(key);
 		// the gate before the cache: a write the gate finds shown is in every state read
@@ -445,11 +473,32 @@ public final class Controller<T extends KubernetesObject> {
 		// the state delivered: the object as a finalizer write returned it, if there was
 		// one
 		AtomicReference<T> delivered = new AtomicReference<>(current);
+		CallTimeout.Deadline deadline = this.callTimeout.start();
 		try {
 			try {
-				requeueAfter = invoke(call, context, delivered, key, epoch);
+				try {
+					requeueAfter = invoke(call, context, delivered, key, epoch);
+					if (this.pruner != null && current != null
+							&& call.methods().stream().anyMatch(HandlerMethod::prunes)) {
+						// only after the methods returned normally: what they applied is
+						// the whole desired state
+						this.pruner.prune(current, handlerCall);
+					}
+				}
+				catch (Exception ex) {
+					// whatever the interrupt made of the call, a timeout is what ended it
+					if (deadline.end()) {
+						throw new CallTimeout.ExceededException(deadline.timeout(), ex);
+					}
+					throw ex;
+				}
+				if (deadline.end()) {
+					// the call ignored the interrupt and returned late: still a failure
+					throw new CallTimeout.ExceededException(deadline.timeout(), null);
+				}
 			}
 			finally {
+				deadline.end();
 				handlerCall.end();
 				// before the bookkeeping, whatever the outcome, so that a delete's forget
 				// comes after and wins; and in the epoch, so that a call outliving a stop
@@ -472,7 +521,9 @@ public final class Controller<T extends KubernetesObject> {
 			this.activation.inEpoch(epoch, () -> {
 				this.ledger.requeueAnswered(key);
 				remember(key, delivered.get(), finalState);
-				this.ownWrites.completed(key, handlerCall);
+				if (delivered.get() != null) {
+					this.ownWrites.completed(key, handlerCall);
+				}
 				this.queue.forget(key);
 			});
 			this.observer.handled(name(), HandlerObserver.Outcome.TERMINAL_ERROR, System.nanoTime() - start);
@@ -520,7 +571,9 @@ public final class Controller<T extends KubernetesObject> {
 				this.ledger.finalizerRemoved(key, uid(current));
 			}
 			remember(key, delivered.get(), finalState);
-			this.ownWrites.completed(key, handlerCall);
+			if (delivered.get() != null) {
+				this.ownWrites.completed(key, handlerCall);
+			}
 			switch (outcome) {
 				case REQUEUE -> {
 					// as controller-runtime's Requeue: rate-limited, not forgotten first,

@@ -27,6 +27,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
@@ -62,6 +63,10 @@ public class HandlerRegistrar {
 	private final Function<String, Integer> workerCounts;
 
 	private final HandlerObserver observer;
+
+	private volatile Function<String, Duration> callTimeouts = (name) -> Duration.ZERO;
+
+	private volatile Supplier<String> fieldManager = () -> null;
 
 	private final List<Controller<?>> controllers = new ArrayList<>();
 
@@ -139,7 +144,43 @@ public class HandlerRegistrar {
 		// checked before the queue exists: a failed check leaves no queue thread behind
 		Finalizers<T> finalizers = finalizers(endpoint, informer);
 		return new Controller<>(endpoint, informer, this.queues.apply(endpoint.name()),
-				this.workerCounts.apply(endpoint.name()), this.observer, finalizers);
+				this.workerCounts.apply(endpoint.name()), this.observer, finalizers,
+				new CallTimeout(this.callTimeouts.apply(endpoint.name())), pruner(endpoint));
+	}
+
+	/**
+	 * Returns the pruning of a handler whose reconcile method prunes; such a handler must
+	 * own something.
+	 */
+	private Pruner pruner(HandlerEndpoint endpoint) {
+		HandlerMethod pruning = endpoint.methods().stream().filter(HandlerMethod::prunes).findFirst().orElse(null);
+		if (pruning == null) {
+			return null;
+		}
+		if (endpoint.owned().isEmpty()) {
+			throw new IllegalArgumentException("Handler '" + endpoint.name() + "': " + pruning
+					+ " prunes, but its class declares no @Owns type: pruning deletes only objects of owned types; "
+					+ "declare them with @Owns, or remove prune = true");
+		}
+		return new Pruner(endpoint.name(), this.informers.client(), this.fieldManager);
+	}
+
+	/**
+	 * Sets the field manager of the operator's applies: a handler that prunes deletes
+	 * only owned objects this manager manages fields of.
+	 * @param fieldManager the field manager, read when a handler prunes
+	 */
+	public void setFieldManager(Supplier<String> fieldManager) {
+		this.fieldManager = fieldManager;
+	}
+
+	/**
+	 * Sets how long one call of each handler may run before it is interrupted and retried
+	 * with back-off, for handlers registered from now on; none by default.
+	 * @param callTimeouts the timeout of a handler by handler name, zero for none
+	 */
+	public void setCallTimeouts(Function<String, Duration> callTimeouts) {
+		this.callTimeouts = callTimeouts;
 	}
 
 	/**
@@ -462,6 +503,7 @@ public class HandlerRegistrar {
 	@SuppressWarnings("unchecked")
 	private <O extends KubernetesObject> void watchOwned(Controller<?> owner, Class<O> type, String informerName) {
 		ResourceInformer<O> owned = (ResourceInformer<O>) informer(informerName, type, owner.name());
+		owner.owns(owned);
 		ResourceKind ownerKind = owner.informer().resource();
 		owned.addEventHandler(new ResourceEventHandler<>() {
 

@@ -74,8 +74,8 @@ final class OwnWrites {
 	private final Map<String, Written> written = new ConcurrentHashMap<>();
 
 	/**
-	 * The last observation each key's latest verdict covered, consumed once that key's
-	 * call (or the decision not to call) is made.
+	 * The last observation made before each key's turn read the cache: consumed once that
+	 * turn's call (or its decision not to call) is settled.
 	 */
 	private final Map<String, Long> classifiedUpTo = new ConcurrentHashMap<>();
 
@@ -164,7 +164,6 @@ final class OwnWrites {
 	 */
 	Verdict classify(String key, KubernetesObject last, KubernetesObject current, boolean ownerTriggered) {
 		List<Observation> changes = snapshot(key);
-		this.classifiedUpTo.put(key, changes.isEmpty() ? 0L : changes.get(changes.size() - 1).sequence());
 		Written writes = this.written.get(key);
 		if (writes == null || !writes.stillTrue() || changes.stream().anyMatch(Observation::overflow)) {
 			return Verdict.NONE;
@@ -207,6 +206,15 @@ final class OwnWrites {
 		return new Verdict(changeIsOwn, ownerIsOwn && anyOwned, false);
 	}
 
+	/**
+	 * Marks the changes observed so far for a key as those its turn, about to read the
+	 * cache, settles.
+	 * @param key the key
+	 */
+	void turnStarting(String key) {
+		this.classifiedUpTo.put(key, this.sequence.get());
+	}
+
 	private List<Observation> snapshot(String key) {
 		List<Observation> copy = new ArrayList<>();
 		this.observed.computeIfPresent(key, (k, changes) -> {
@@ -234,8 +242,8 @@ final class OwnWrites {
 	}
 
 	/**
-	 * Drops the changes that the key's latest verdict covered: its call was made, or
-	 * nothing was to be called.
+	 * Drops the changes observed before the key's turn read the cache: its call was made,
+	 * or nothing was to be called.
 	 * @param key the key
 	 */
 	void consumed(String key) {

@@ -327,12 +327,17 @@ public class HandlerAnnotationBeanPostProcessor
 			return HandlerMethod.of(bean, method, HandlerMethod.Kind.ADD, declaredType(add.informer()), false, false);
 		}
 		if (update != null) {
-			return HandlerMethod.of(bean, method, HandlerMethod.Kind.UPDATE, declaredType(update.informer()),
-					update.resync(), update.generationChanged());
+			return HandlerMethod
+				.of(bean, method, HandlerMethod.Kind.UPDATE, declaredType(update.informer()), update.resync(),
+						update.generationChanged())
+				.withOwnWrites(update.ownWrites());
 		}
 		if (reconcile != null) {
-			return HandlerMethod.of(bean, method, HandlerMethod.Kind.RECONCILE, declaredType(reconcile.informer()),
-					reconcile.resync(), false);
+			return HandlerMethod
+				.of(bean, method, HandlerMethod.Kind.RECONCILE, declaredType(reconcile.informer()), reconcile.resync(),
+						false)
+				.withOwnWrites(reconcile.ownWrites())
+				.withPruning(reconcile.prune());
 		}
 		if (cleanup != null) {
 			HandlerMethod handlerMethod = HandlerMethod.of(bean, method, HandlerMethod.Kind.CLEANUP,

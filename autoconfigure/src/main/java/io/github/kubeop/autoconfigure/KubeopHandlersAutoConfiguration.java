@@ -29,6 +29,7 @@ import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.leader.LeaderElectionConfig;
 import io.github.kubeop.leader.LeaderElector;
+import io.github.kubeop.write.KubernetesTemplate;
 import io.github.kubeop.queue.DefaultRateLimitingQueue;
 import io.github.kubeop.queue.QueueMetrics;
 import io.github.kubeop.queue.QueueMetricsFactory;
@@ -88,15 +89,23 @@ public final class KubeopHandlersAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(InformerRegistry.class)
 	HandlerRegistrar kubeopHandlerRegistrar(InformerRegistry informers, KubeopProperties properties,
-			ObjectProvider<HandlerObserver> observers, ObjectProvider<QueueMetricsFactory> queueMetrics) {
+			ObjectProvider<HandlerObserver> observers, ObjectProvider<QueueMetricsFactory> queueMetrics,
+			ObjectProvider<KubernetesTemplate> templates) {
 		KubeopProperties.Handlers handlers = properties.getHandlers();
 		check(handlers);
 		List<HandlerObserver> all = observers.orderedStream().toList();
 		QueueMetricsFactory metrics = queueMetrics.getIfAvailable(() -> (queue) -> QueueMetrics.NOOP);
-		return new HandlerRegistrar(informers, properties.getInformers().getNamespaces(),
+		HandlerRegistrar registrar = new HandlerRegistrar(informers, properties.getInformers().getNamespaces(),
 				properties.getInformers().getResyncPeriod(), (name, lanes) -> queue(name, handlers, metrics, lanes),
 				(name) -> workers(name, handlers), composite(all),
 				(name, declared) -> queueSettings(name, declared, handlers));
+		registrar.setCallTimeouts((name) -> callTimeout(name, handlers));
+		// read when a handler prunes, after every singleton exists
+		registrar.setFieldManager(() -> {
+			KubernetesTemplate template = templates.getIfAvailable();
+			return (template != null) ? template.getFieldManager() : null;
+		});
+		return registrar;
 	}
 
 	@Bean
@@ -196,6 +205,12 @@ public final class KubeopHandlersAutoConfiguration {
 		return workers;
 	}
 
+	static Duration callTimeout(String name, KubeopProperties.Handlers handlers) {
+		KubeopProperties.Handler handler = handlers.getControllers().get(name);
+		return (handler != null && handler.getCallTimeout() != null) ? handler.getCallTimeout()
+				: handlers.getCallTimeout();
+	}
+
 	private static void check(KubeopProperties.Handlers handlers) {
 		if (handlers.getWorkers() < 1) {
 			throw new InvalidConfigurationPropertyValueException(PREFIX + ".workers", handlers.getWorkers(),
@@ -205,10 +220,12 @@ public final class KubeopHandlersAutoConfiguration {
 			throw new InvalidConfigurationPropertyValueException(PREFIX + ".shutdown-timeout",
 					handlers.getShutdownTimeout(), "the timeout must not be negative");
 		}
+		checkCallTimeout(PREFIX + ".call-timeout", handlers.getCallTimeout());
 		check(PREFIX + ".rate-limiter", handlers.getRateLimiter());
-		handlers.getControllers()
-			.forEach((name, handler) -> check(PREFIX + ".controllers." + name + ".rate-limiter",
-					handler.getRateLimiter()));
+		handlers.getControllers().forEach((name, handler) -> {
+			check(PREFIX + ".controllers." + name + ".rate-limiter", handler.getRateLimiter());
+			checkCallTimeout(PREFIX + ".controllers." + name + ".call-timeout", handler.getCallTimeout());
+		});
 		// a label set in the properties is checked at once; one a handler declares, when
 		// the handler registers
 		if (handlers.getFairness() == QueueSettings.Fairness.LABEL || handlers.getPartitionLabel() != null) {
@@ -228,6 +245,17 @@ public final class KubeopHandlersAutoConfiguration {
 		catch (IllegalArgumentException ex) {
 			throw new InvalidConfigurationPropertyValueException(property, label,
 					"handler queues take turns by label: " + ex.getMessage());
+		}
+	}
+
+	private static void checkCallTimeout(String property, Duration timeout) {
+		if (timeout == null && property.equals(PREFIX + ".call-timeout")) {
+			throw new InvalidConfigurationPropertyValueException(property, null,
+					"the timeout must be set; use 0 for calls without a time limit");
+		}
+		if (timeout != null && timeout.isNegative()) {
+			throw new InvalidConfigurationPropertyValueException(property, timeout,
+					"the timeout must not be negative; use 0 for calls without a time limit");
 		}
 	}
 

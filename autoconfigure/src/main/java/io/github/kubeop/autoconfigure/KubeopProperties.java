@@ -526,6 +526,12 @@ public class KubeopProperties {
 		private Duration shutdownTimeout = Duration.ofSeconds(30);
 
 		/**
+		 * How long one handler call may run; a call past it has its worker thread
+		 * interrupted and is retried with back-off. Zero for no limit.
+		 */
+		private Duration callTimeout = Duration.ofMinutes(5);
+
+		/**
 		 * Retry back-off of every handler.
 		 */
 		private final RateLimiter rateLimiter = new RateLimiter();
@@ -576,6 +582,14 @@ public class KubeopProperties {
 
 		public void setShutdownTimeout(Duration shutdownTimeout) {
 			this.shutdownTimeout = shutdownTimeout;
+		}
+
+		public Duration getCallTimeout() {
+			return this.callTimeout;
+		}
+
+		public void setCallTimeout(Duration callTimeout) {
+			this.callTimeout = callTimeout;
 		}
 
 		public RateLimiter getRateLimiter() {
@@ -650,6 +664,12 @@ public class KubeopProperties {
 		 */
 		private String partitionLabel;
 
+		/**
+		 * How long one call of this handler may run before it is interrupted and retried
+		 * with back-off; zero for no limit. Defaults to kubeop.handlers.call-timeout.
+		 */
+		private Duration callTimeout;
+
 		public Integer getWorkers() {
 			return this.workers;
 		}
@@ -680,6 +700,14 @@ public class KubeopProperties {
 
 		public void setPartitionLabel(String partitionLabel) {
 			this.partitionLabel = partitionLabel;
+		}
+
+		public Duration getCallTimeout() {
+			return this.callTimeout;
+		}
+
+		public void setCallTimeout(Duration callTimeout) {
+			this.callTimeout = callTimeout;
 		}
 
 		public RateLimiter getRateLimiter() {

@@ -28,6 +28,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
@@ -68,6 +69,10 @@ public class HandlerRegistrar {
 	private final Function<String, Integer> workerCounts;
 
 	private final HandlerObserver observer;
+
+	private volatile Function<String, Duration> callTimeouts = (name) -> Duration.ZERO;
+
+	private volatile Supplier<String> fieldManager = () -> null;
 
 	private final List<Controller<?>> controllers = new ArrayList<>();
 
@@ -170,7 +175,43 @@ public class HandlerRegistrar {
 		});
 		return new Controller<>(endpoint, informer, this.queues.create(endpoint.name(), lanes),
 				this.workerCounts.apply(endpoint.name()), this.observer, finalizers,
-				!Boolean.FALSE.equals(settings.priorities()));
+				!Boolean.FALSE.equals(settings.priorities()), new CallTimeout(this.callTimeouts.apply(endpoint.name())),
+				pruner(endpoint));
+	}
+
+	/**
+	 * Returns the pruning of a handler whose reconcile method prunes; such a handler must
+	 * own something.
+	 */
+	private Pruner pruner(HandlerEndpoint endpoint) {
+		HandlerMethod pruning = endpoint.methods().stream().filter(HandlerMethod::prunes).findFirst().orElse(null);
+		if (pruning == null) {
+			return null;
+		}
+		if (endpoint.owned().isEmpty()) {
+			throw new IllegalArgumentException("Handler '" + endpoint.name() + "': " + pruning
+					+ " prunes, but its class declares no @Owns type: pruning deletes only objects of owned types; "
+					+ "declare them with @Owns, or remove prune = true");
+		}
+		return new Pruner(endpoint.name(), this.informers.client(), this.fieldManager);
+	}
+
+	/**
+	 * Sets the field manager of the operator's applies: a handler that prunes deletes
+	 * only owned objects this manager manages fields of.
+	 * @param fieldManager the field manager, read when a handler prunes
+	 */
+	public void setFieldManager(Supplier<String> fieldManager) {
+		this.fieldManager = fieldManager;
+	}
+
+	/**
+	 * Sets how long one call of each handler may run before it is interrupted and retried
+	 * with back-off, for handlers registered from now on; none by default.
+	 * @param callTimeouts the timeout of a handler by handler name, zero for none
+	 */
+	public void setCallTimeouts(Function<String, Duration> callTimeouts) {
+		this.callTimeouts = callTimeouts;
 	}
 
 	/**
@@ -493,38 +534,51 @@ public class HandlerRegistrar {
 	@SuppressWarnings("unchecked")
 	private <O extends KubernetesObject> void watchOwned(Controller<?> owner, Class<O> type, String informerName) {
 		ResourceInformer<O> owned = (ResourceInformer<O>) informer(informerName, type, owner.name());
+		owner.owns(owned);
 		ResourceKind ownerKind = owner.informer().resource();
 		owned.addEventHandler(new ResourceEventHandler<>() {
 
 			@Override
 			public void onAdd(O object) {
-				enqueueOwners(owner, ownerKind, object, null);
+				enqueueOwners(owner, ownerKind, object, null, owned);
 			}
 
 			@Override
 			public void onUpdate(O oldObject, O newObject) {
 				if (!Objects.equals(oldObject.getMetadata().getResourceVersion(),
 						newObject.getMetadata().getResourceVersion())) {
-					enqueueOwners(owner, ownerKind, oldObject, newObject);
+					enqueueOwners(owner, ownerKind, oldObject, newObject, owned);
 				}
 			}
 
 			@Override
 			public void onDelete(O object, boolean deletedFinalStateUnknown) {
-				enqueueOwners(owner, ownerKind, object, null);
+				enqueueOwners(owner, ownerKind, object, null, null);
 			}
 
 		});
 	}
 
+	/**
+	 * Queues the owners of an owned object's states; with the informer of an added or
+	 * changed object (not of a deleted one), so that its owner can tell its own writes.
+	 */
 	private static void enqueueOwners(Controller<?> owner, ResourceKind ownerKind, KubernetesObject object,
-			KubernetesObject newObject) {
+			KubernetesObject newObject, ResourceInformer<?> informer) {
 		Set<String> keys = new LinkedHashSet<>();
 		addOwnerKey(keys, ownerKind, object);
 		if (newObject != null) {
 			addOwnerKey(keys, ownerKind, newObject);
 		}
-		keys.forEach((key) -> owner.enqueue(key, Trigger.OWNER));
+		KubernetesObject changed = (newObject != null) ? newObject : object;
+		keys.forEach((key) -> {
+			if (informer != null) {
+				owner.enqueueOwner(key, informer, changed);
+			}
+			else {
+				owner.enqueue(key, Trigger.OWNER);
+			}
+		});
 	}
 
 	private static void addOwnerKey(Set<String> keys, ResourceKind ownerKind, KubernetesObject object) {

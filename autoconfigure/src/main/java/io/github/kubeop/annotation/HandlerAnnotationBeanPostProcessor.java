@@ -30,6 +30,8 @@ import io.github.kubeop.handler.HandlerEndpoint;
 import io.github.kubeop.handler.HandlerMethod;
 import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.handler.InvalidHandlerMethodException;
+import io.github.kubeop.handler.Reference;
+import io.github.kubeop.handler.ReferenceMapper;
 import io.kubernetes.client.common.KubernetesObject;
 
 import org.springframework.aop.support.AopUtils;
@@ -125,6 +127,7 @@ public class HandlerAnnotationBeanPostProcessor
 		Map<Class<? extends KubernetesObject>, String> owned = new LinkedHashMap<>();
 		AnnotatedElementUtils.findMergedRepeatableAnnotations(targetClass, Owns.class)
 			.forEach((owns) -> owned.put(owns.value(), owns.informer()));
+		List<Reference> references = references(targetClass, beanName);
 		for (List<Method> group : byResource.values()) {
 			List<HandlerMethod> groupMethods = group.stream()
 				.map((method) -> handlerMethods.get(method.toGenericString()))
@@ -134,7 +137,7 @@ public class HandlerAnnotationBeanPostProcessor
 			String informer = informerName(group.get(0));
 			String name = (byResource.size() == 1) ? beanName : beanName + "-"
 					+ (informer.isEmpty() ? groupMethods.get(0).resourceType().getSimpleName() : informer);
-			endpoints.add(endpoint(name, informer.isEmpty() ? null : informer, group, groupMethods, owned));
+			endpoints.add(endpoint(name, informer.isEmpty() ? null : informer, group, groupMethods, owned, references));
 		}
 		register(endpoints);
 		return bean;
@@ -215,12 +218,50 @@ public class HandlerAnnotationBeanPostProcessor
 		}
 	}
 
+	/**
+	 * Returns the references a handler class declares; a mapper is a bean looked up by
+	 * name when first called, checked to exist now.
+	 */
+	private List<Reference> references(Class<?> targetClass, String beanName) {
+		List<Reference> references = new ArrayList<>();
+		for (References declared : AnnotatedElementUtils.findMergedRepeatableAnnotations(targetClass,
+				References.class)) {
+			ReferenceMapper<?> mapper = declared.mapper().isEmpty() ? null : mapper(declared, targetClass, beanName);
+			try {
+				Reference reference = new Reference(declared.value(), declared.informer(), declared.path(),
+						declared.namespacePath(), mapper, declared.referencedOnly());
+				references.add(reference);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalStateException("@References on handler bean '" + beanName + "' ("
+						+ targetClass.getName() + "): " + ex.getMessage(), ex);
+			}
+		}
+		return references;
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private ReferenceMapper<?> mapper(References declared, Class<?> targetClass, String beanName) {
+		String mapperName = declared.mapper();
+		if (this.beanFactory != null && (!this.beanFactory.containsBean(mapperName)
+				|| !this.beanFactory.isTypeMatch(mapperName, ReferenceMapper.class))) {
+			throw new IllegalStateException("@References on handler bean '" + beanName + "' (" + targetClass.getName()
+					+ ") names mapper '" + mapperName
+					+ "', which is not a ReferenceMapper bean; declare a bean of that name implementing "
+					+ ReferenceMapper.class.getName());
+		}
+		BeanFactory beans = this.beanFactory;
+		return (object) -> ((ReferenceMapper) beans.getBean(mapperName, ReferenceMapper.class))
+			.primaries((KubernetesObject) object);
+	}
+
 	private static HandlerEndpoint endpoint(String name, String informer, List<Method> group,
-			List<HandlerMethod> groupMethods, Map<Class<? extends KubernetesObject>, String> owned) {
+			List<HandlerMethod> groupMethods, Map<Class<? extends KubernetesObject>, String> owned,
+			List<Reference> references) {
 		String labelSelector = labelSelector(group);
 		try {
 			return new HandlerEndpoint(name, informer, groupMethods.get(0).resourceType(), groupMethods,
-					namespaces(group), labelSelector, owned);
+					namespaces(group), labelSelector, owned, references);
 		}
 		catch (IllegalArgumentException ex) {
 			Method method = group.stream()

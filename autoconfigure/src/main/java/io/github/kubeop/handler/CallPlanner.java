@@ -90,6 +90,9 @@ final class CallPlanner<T extends KubernetesObject> {
 		if (triggers.contains(Trigger.OWNER)) {
 			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.OWNER, last, current, false, updates);
 		}
+		if (triggers.contains(Trigger.REFERENCE)) {
+			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.REFERENCE, last, current, false, updates);
+		}
 		if (triggers.contains(Trigger.RESYNC) && !changed) {
 			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.RESYNC, current, current, false,
 					updates.stream().filter(HandlerMethod::wantsResync).toList());

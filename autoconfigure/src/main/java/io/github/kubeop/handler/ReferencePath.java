@@ -17,10 +17,7 @@
 package io.github.kubeop.handler;
 
 import java.lang.reflect.Field;
-import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.Modifier;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -30,6 +27,8 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.annotations.SerializedName;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+
+import org.springframework.core.ResolvableType;
 
 /**
  * A reference path in a primary, such as {@code spec.configRef.name} or
@@ -64,7 +63,8 @@ final class ReferencePath {
 			throw new IllegalArgumentException("the path is empty");
 		}
 		List<Step> steps = new ArrayList<>();
-		Type current = type;
+		// resolved against the class: CustomResource's spec is a type variable
+		ResolvableType current = ResolvableType.forClass(type);
 		boolean dynamic = DynamicKubernetesObject.class.isAssignableFrom(type);
 		String[] segments = text.trim().split("\\.", -1);
 		for (int i = 0; i < segments.length; i++) {
@@ -79,25 +79,25 @@ final class ReferencePath {
 				steps.add(new Step(name, null, each));
 				continue;
 			}
-			Class<?> owner = raw(current);
+			Class<?> owner = current.resolve(Object.class);
 			Field field = field(owner, name);
 			if (field == null) {
 				throw new IllegalArgumentException(owner.getSimpleName() + " has no field '" + name + "'");
 			}
 			field.setAccessible(true);
-			current = field.getGenericType();
+			current = ResolvableType.forField(field, current);
 			if (each) {
 				current = elementType(current);
-				if (current == null) {
+				if (current == ResolvableType.NONE) {
 					throw new IllegalArgumentException("'" + name + "' of " + owner.getSimpleName()
 							+ " is not a list, so '" + segment + "' has no elements");
 				}
 			}
 			steps.add(new Step(name, field, each));
 		}
-		if (!dynamic && current != String.class && elementType(current) != String.class) {
+		if (!dynamic && current.resolve() != String.class && elementType(current).resolve() != String.class) {
 			throw new IllegalArgumentException("'" + segments[segments.length - 1] + "' holds "
-					+ current.getTypeName().replaceAll("[\\w.]+\\.", "") + ", not a string or a list of strings");
+					+ current.toString().replaceAll("[\\w.]+\\.", "") + ", not a string or a list of strings");
 		}
 		return new ReferencePath(text.trim(), List.copyOf(steps));
 	}
@@ -230,28 +230,12 @@ final class ReferencePath {
 		return null;
 	}
 
-	private static Type elementType(Type type) {
-		if (type instanceof Class<?> array && array.isArray()) {
-			return array.getComponentType();
+	private static ResolvableType elementType(ResolvableType type) {
+		if (type.isArray()) {
+			return type.getComponentType();
 		}
-		if (type instanceof GenericArrayType array) {
-			return array.getGenericComponentType();
-		}
-		if (type instanceof ParameterizedType parameterized && parameterized.getRawType() instanceof Class<?> raw
-				&& Iterable.class.isAssignableFrom(raw) && parameterized.getActualTypeArguments().length == 1) {
-			return parameterized.getActualTypeArguments()[0];
-		}
-		return null;
-	}
-
-	private static Class<?> raw(Type type) {
-		if (type instanceof Class<?> raw) {
-			return raw;
-		}
-		if (type instanceof ParameterizedType parameterized && parameterized.getRawType() instanceof Class<?> raw) {
-			return raw;
-		}
-		throw new IllegalArgumentException("cannot follow a field of type " + type.getTypeName());
+		ResolvableType iterable = type.as(Iterable.class);
+		return (iterable != ResolvableType.NONE) ? iterable.getGeneric(0) : ResolvableType.NONE;
 	}
 
 	@Override

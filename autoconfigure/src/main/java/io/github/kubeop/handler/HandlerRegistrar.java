@@ -19,8 +19,10 @@ package io.github.kubeop.handler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiFunction;
@@ -35,6 +37,7 @@ import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.PartialObjectMetadata;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.ResourceKind;
+import io.github.kubeop.informer.TransformFunction;
 import io.github.kubeop.queue.RateLimitingQueue;
 import io.github.kubeop.resource.ResourceType;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
@@ -90,6 +93,18 @@ public class HandlerRegistrar {
 	private volatile List<ResourceKind> handledKinds = List.of();
 
 	private final List<Consumer<Controller<?>>> listeners = new ArrayList<>();
+
+	/** The keys each informer of referenced objects only keeps. */
+	private final Map<ResourceInformer<?>, ReferencedKeys> referencedKeys = new IdentityHashMap<>();
+
+	private final List<ReferenceWatcher<?>> referenceWatchers = new ArrayList<>();
+
+	/**
+	 * Marks the spec of an informer created for referenced objects only, so that it is
+	 * never shared with an informer of every object of the type.
+	 */
+	@SuppressWarnings("rawtypes")
+	private static final TransformFunction REFERENCED_ONLY = (object) -> object;
 
 	private boolean workersRunning;
 
@@ -154,6 +169,9 @@ public class HandlerRegistrar {
 		this.handledKinds = List.copyOf(kinds);
 		controller.narrowKeys(byShardKey(controller, this.keys));
 		endpoint.owned().forEach((type, informerName) -> watchOwned(controller, type, informerName));
+		// checked before the handler is added: a reference that does not fit fails the
+		// registration
+		endpoint.references().forEach((reference) -> watchReferenced(controller, reference));
 		this.controllers.add(controller);
 		for (Consumer<Controller<?>> listener : this.listeners) {
 			listener.accept(controller);
@@ -499,14 +517,21 @@ public class HandlerRegistrar {
 					+ ", which only a metadata-only informer holds; declare one with kubeop.informers.resources.<name>"
 					+ ".metadata-only=true and name it in the annotation's 'informer' attribute");
 		}
+		return this.informers.informer(defaultSpec(type, handler));
+	}
+
+	/**
+	 * Returns the spec of the informer created for a type no configured informer holds.
+	 */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private InformerSpec<? extends KubernetesObject> defaultSpec(Class<? extends KubernetesObject> type,
+			String handler) {
 		if (ResourceType.isCustomResource(type)) {
 			// a typed custom resource names its group, version and kind itself
 			ResourceType resource = ResourceType.of(type);
-			InformerSpec spec = InformerSpec
-				.of(decapitalize(type.getSimpleName()), resource.apiVersion(), resource.kind(), type)
+			return InformerSpec.of(decapitalize(type.getSimpleName()), resource.apiVersion(), resource.kind(), type)
 				.withNamespaces(this.defaultNamespaces.toArray(String[]::new))
 				.withResyncPeriod(this.defaultResyncPeriod);
-			return this.informers.informer(spec);
 		}
 		GroupVersionKind gvk = ModelMapper.preBuiltGetGroupVersionKindByClass(type)
 			.orElseThrow(() -> new IllegalStateException("Handler '" + handler + "' takes " + type.getName()
@@ -517,10 +542,57 @@ public class HandlerRegistrar {
 		String apiVersion = gvk.getGroup().isEmpty()
 				? this.informers.discovery().apiVersionOf(gvk.getVersion(), gvk.getKind())
 				: gvk.getGroup() + "/" + gvk.getVersion();
-		InformerSpec spec = InformerSpec.of(decapitalize(type.getSimpleName()), apiVersion, gvk.getKind(), type)
+		return InformerSpec.of(decapitalize(type.getSimpleName()), apiVersion, gvk.getKind(), type)
 			.withNamespaces(this.defaultNamespaces.toArray(String[]::new))
 			.withResyncPeriod(this.defaultResyncPeriod);
-		return this.informers.informer(spec);
+	}
+
+	/**
+	 * Calls primaries when objects they reference change; see {@link ReferenceWatcher}.
+	 * An informer that keeps referenced objects only is created apart from the informer
+	 * of the type, unless one is named, which then keeps referenced objects only for
+	 * every reader.
+	 */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private <S extends KubernetesObject> void watchReferenced(Controller<?> primary, Reference reference) {
+		ResourceInformer<S> referenced;
+		if (reference.referencedOnly() && reference.informer().isEmpty()) {
+			InformerSpec<S> spec = (InformerSpec<S>) defaultSpec(reference.type(), primary.name());
+			List<TransformFunction<S>> transforms = new ArrayList<>(spec.transforms());
+			transforms.add(REFERENCED_ONLY);
+			referenced = this.informers
+				.informer(new InformerSpec<>(spec.name() + "-referenced", spec.apiVersion(), spec.kind(), spec.type(),
+						spec.namespaces(), spec.labelSelector(), spec.fieldSelector(), spec.resyncPeriod(),
+						spec.stripManagedFields(), spec.indexers(), spec.pageSize(), spec.watchTimeout(),
+						spec.stallTimeout(), spec.pingInterval(), spec.standardTransforms(), transforms));
+		}
+		else {
+			referenced = (ResourceInformer<S>) informer(reference.informer(), reference.type(), primary.name());
+		}
+		ReferenceWatcher<S> watcher = new ReferenceWatcher<>(primary, reference, referenced);
+		ReferencedKeys keys = null;
+		if (reference.referencedOnly()) {
+			keys = this.referencedKeys.get(referenced);
+			if (keys == null) {
+				keys = new ReferencedKeys();
+				this.referencedKeys.put(referenced, keys);
+				referenced.keepOnly(keys);
+			}
+		}
+		watcher.start(keys);
+		this.referenceWatchers.add(watcher);
+	}
+
+	/**
+	 * Returns how often the reference mappers of a handler threw.
+	 * @param handler the handler name
+	 * @return the number of failed mappings
+	 */
+	public synchronized long referenceMappingFailures(String handler) {
+		return this.referenceWatchers.stream()
+			.filter((watcher) -> watcher.handler().equals(handler))
+			.mapToLong(ReferenceWatcher::mappingFailures)
+			.sum();
 	}
 
 	/**

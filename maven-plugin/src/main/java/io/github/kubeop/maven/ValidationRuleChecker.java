@@ -83,6 +83,9 @@ final class ValidationRuleChecker {
 			"continue", "else", "for", "function", "if", "import", "let", "loop", "package", "namespace", "return",
 			"var", "void", "while");
 
+	private static final Set<String> REASONS = Set.of("FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired",
+			"FieldValueDuplicate");
+
 	private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern
 		.compile("[a-zA-Z_.\\-/][a-zA-Z0-9_.\\-/]*");
 
@@ -199,6 +202,9 @@ final class ValidationRuleChecker {
 		else if (expression.contains("\n")) {
 			this.errors.add(prefix + "a rule with line breaks needs a message");
 		}
+		if (rule.has("reason") && !REASONS.contains(rule.get("reason").asText())) {
+			this.errors.add(prefix + "the reason must be one of " + REASONS);
+		}
 		if (rule.has("messageExpression") && rule.get("messageExpression").asText().isBlank()) {
 			this.errors.add(prefix + "the messageExpression must not be blank if given");
 		}
@@ -295,12 +301,17 @@ final class ValidationRuleChecker {
 			case "object" -> {
 				if (schema.has("properties")) {
 					Map<String, CelType> fields = new LinkedHashMap<>();
+					Set<String> fieldNames = new java.util.LinkedHashSet<>();
 					for (Iterator<Map.Entry<String, JsonNode>> properties = schema.get("properties")
 						.fields(); properties.hasNext();) {
 						Map.Entry<String, JsonNode> property = properties.next();
 						String name = escape(property.getKey());
 						if (name == null) {
 							continue;
+						}
+						// the API server finds a reserved word under its own name too
+						if (CEL_RESERVED.contains(property.getKey())) {
+							fieldNames.add(property.getKey());
 						}
 						if (root && property.getKey().equals("metadata")) {
 							fields.put(name, metadataType(typeName + ".metadata"));
@@ -309,8 +320,9 @@ final class ValidationRuleChecker {
 							fields.put(name, celType(property.getValue(), typeName + "." + name, false));
 						}
 					}
-					StructType struct = StructType.create(typeName, ImmutableSet.copyOf(fields.keySet()),
-							(field) -> Optional.ofNullable(fields.get(field)));
+					fieldNames.addAll(fields.keySet());
+					StructType struct = StructType.create(typeName, ImmutableSet.copyOf(fieldNames), (field) -> Optional
+						.ofNullable(fields.get(CEL_RESERVED.contains(field) ? escape(field) : field)));
 					this.structTypes.put(typeName, struct);
 					return struct;
 				}

@@ -126,12 +126,15 @@ class CrdGeneratorTests {
 		assertThat(spec.at("/x-kubernetes-validations/0/fieldPath").asText()).isEqualTo(".minReplicas");
 		JsonNode storageClass = spec.at("/properties/storageClass/x-kubernetes-validations/0");
 		assertThat(storageClass.at("/rule").asText()).isEqualTo("self == oldSelf");
-		assertThat(storageClass.at("/message").asText()).isEqualTo("storageClass is immutable");
+		assertThat(storageClass.at("/messageExpression").asText())
+			.isEqualTo("'storageClass is immutable, it stays ' + oldSelf");
 		assertThat(storageClass.at("/reason").asText()).isEqualTo("FieldValueForbidden");
 		assertThat(storageClass.has("optionalOldSelf")).isFalse();
 		JsonNode size = spec.at("/properties/sizeGi/x-kubernetes-validations/0");
 		assertThat(size.at("/optionalOldSelf").asBoolean()).isTrue();
-		assertThat(size.at("/messageExpression").asText()).isEqualTo("'sizeGi may not shrink to ' + string(self)");
+		assertThat(size.at("/message").asText()).isEqualTo("sizeGi may not shrink");
+		assertThat(spec.at("/properties/hosts/x-kubernetes-validations/0/message").asText())
+			.isEqualTo("hosts must be under example.com");
 		// a list field's rule is on the list, not on its items
 		assertThat(spec.at("/properties/hosts/x-kubernetes-validations")).hasSize(1);
 		assertThat(spec.at("/properties/hosts/items/x-kubernetes-validations").isMissingNode()).isTrue();

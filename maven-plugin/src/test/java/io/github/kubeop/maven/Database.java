@@ -43,20 +43,22 @@ public class Database extends CustomResource<Database.Spec, Database.Status> {
 	 * @param maxReplicas the most replicas
 	 * @param sizeGi the volume size, which may grow but never shrink
 	 * @param hosts at most four host names under {@code example.com}
-	 * @param labels labels with values of at most 63 characters
+	 * @param labels labels outside the kubernetes.io/ prefix
 	 */
 	@ValidationRule(value = "self.minReplicas <= self.maxReplicas", message = "minReplicas must not exceed maxReplicas",
 			fieldPath = ".minReplicas")
 	public record Spec(
-			@ValidationRule(value = "self == oldSelf", message = "storageClass is immutable",
-					reason = Reason.FIELD_VALUE_FORBIDDEN) String storageClass,
+			@ValidationRule(value = "self == oldSelf",
+					messageExpression = "'storageClass is immutable, it stays ' + oldSelf",
+					reason = Reason.FIELD_VALUE_FORBIDDEN) @Size(max = 63) String storageClass,
 			int minReplicas, int maxReplicas,
 			@ValidationRule(value = "!oldSelf.hasValue() || self >= oldSelf.value()", optionalOldSelf = true,
-					messageExpression = "'sizeGi may not shrink to ' + string(self)") Integer sizeGi,
+					message = "sizeGi may not shrink") Integer sizeGi,
 			@Size(max = 4) @ValidationRule(value = "self.all(host, host.endsWith('.example.com'))",
 					message = "hosts must be under example.com") List<@Size(max = 253) String> hosts,
-			@ValidationRule(value = "self.all(key, self[key].size() <= 63)",
-					message = "label values have at most 63 characters") Map<String, String> labels) {
+			@Size(max = 16) @ValidationRule(value = "self.all(key, !key.startsWith('kubernetes.io/'))",
+					message = "labels may not use the kubernetes.io/ prefix") Map<@Size(max = 63) String, @Size(
+							max = 63) String> labels) {
 	}
 
 	/**

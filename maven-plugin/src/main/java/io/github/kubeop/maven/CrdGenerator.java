@@ -42,6 +42,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.victools.jsonschema.generator.CustomDefinition;
 import com.github.victools.jsonschema.generator.CustomPropertyDefinition;
@@ -421,7 +422,7 @@ public final class CrdGenerator {
 	 */
 	ObjectNode schema(Class<?> resourceClass, String path, Type type) {
 		try {
-			return this.schemaGenerator.generateSchema(type);
+			return mergeValidations(this.schemaGenerator.generateSchema(type));
 		}
 		catch (SchemaException ex) {
 			throw new IllegalArgumentException("Cannot generate the schema of " + resourceClass.getName() + " at '"
@@ -433,6 +434,49 @@ public final class CrdGenerator {
 					+ path + "': its types form a cycle, which a structural schema cannot express (" + ex.getMessage()
 					+ ")", ex);
 		}
+	}
+
+	// victools writes the rules of a field and those of the field's class as an allOf of
+	// two schemas, which a structural schema cannot have: one schema with both rules
+	private static ObjectNode mergeValidations(ObjectNode schema) {
+		if (schema.get("allOf") instanceof ArrayNode parts) {
+			ObjectNode merged = JsonNodeFactory.instance.objectNode();
+			ArrayNode validations = JsonNodeFactory.instance.arrayNode();
+			boolean mergeable = true;
+			for (JsonNode part : parts) {
+				for (Map.Entry<String, JsonNode> entry : part.properties()) {
+					if (entry.getKey().equals("x-kubernetes-validations")) {
+						validations.addAll((ArrayNode) entry.getValue());
+					}
+					else if (merged.has(entry.getKey()) && !merged.get(entry.getKey()).equals(entry.getValue())) {
+						mergeable = false;
+					}
+					else {
+						merged.set(entry.getKey(), entry.getValue());
+					}
+				}
+			}
+			if (mergeable) {
+				schema.remove("allOf");
+				schema.setAll(merged);
+				if (!validations.isEmpty()) {
+					schema.set("x-kubernetes-validations", validations);
+				}
+			}
+		}
+		for (JsonNode child : schema) {
+			if (child instanceof ObjectNode object) {
+				mergeValidations(object);
+			}
+			else if (child instanceof ArrayNode array) {
+				for (JsonNode item : array) {
+					if (item instanceof ObjectNode object) {
+						mergeValidations(object);
+					}
+				}
+			}
+		}
+		return schema;
 	}
 
 	private static Type[] customResourceArguments(Class<?> resourceClass) {

@@ -172,6 +172,15 @@ final class ValidationRuleChecker {
 			CelType valueType = (type instanceof MapType map) ? map.parameters().get(1) : SimpleType.DYN;
 			visit(additionalSchema, path + "[*]", valueType, false, uncorrelatable, compile);
 		}
+		for (String combination : List.of("allOf", "anyOf", "oneOf")) {
+			if (schema.get(combination) instanceof ArrayNode parts) {
+				for (JsonNode part : parts) {
+					if (part instanceof ObjectNode partSchema) {
+						visit(partSchema, path, type, false, uncorrelatable, compile);
+					}
+				}
+			}
+		}
 		JsonNode items = schema.get("items");
 		if (items instanceof ObjectNode itemSchema) {
 			CelType itemType = (type instanceof ListType list) ? list.parameters().get(0) : SimpleType.DYN;

@@ -23,6 +23,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.kubeop.resource.CustomResource;
 import io.github.kubeop.resource.KubernetesResource;
 import io.github.kubeop.resource.PreserveUnknownFields;
+import io.github.kubeop.resource.ValidationRule;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -142,6 +143,16 @@ class CrdGeneratorTests {
 	}
 
 	@Test
+	void rulesOfAFieldAndOfItsClassAreBothKept() {
+		JsonNode limits = openApiSchema(RulesOnFieldAndClass.class).at("/properties/spec/properties/limits");
+		assertThat(limits.at("/x-kubernetes-validations")).extracting((rule) -> rule.get("rule").asText())
+			.containsExactlyInAnyOrder("self.minimum <= self.maximum", "self.minimum >= 0");
+		// a structural schema has no allOf of types
+		assertThat(limits.has("allOf")).isFalse();
+		assertThat(limits.at("/type").asText()).isEqualTo("object");
+	}
+
+	@Test
 	void ruleReadingAnUnknownFieldFailsNamingClassAndField() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.generator.customResourceDefinition(BadRules.UnknownField.class))
@@ -214,6 +225,18 @@ class CrdGeneratorTests {
 
 	private JsonNode openApiSchema(Class<?> type) {
 		return this.generator.customResourceDefinition(type).at("/spec/versions/0/schema/openAPIV3Schema");
+	}
+
+	@KubernetesResource(group = "crdgen.kubeop.test", version = "v1")
+	static class RulesOnFieldAndClass extends CustomResource<RulesOnFieldAndClass.Spec, Void> {
+
+		record Spec(@ValidationRule("self.minimum >= 0") OrderedLimits limits) {
+		}
+
+	}
+
+	@ValidationRule("self.minimum <= self.maximum")
+	record OrderedLimits(int minimum, int maximum) {
 	}
 
 	@KubernetesResource(group = "crdgen.kubeop.test", version = "v1")

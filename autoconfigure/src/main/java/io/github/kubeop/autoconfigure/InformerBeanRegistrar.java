@@ -38,10 +38,10 @@ import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.StandardTransform;
 import io.github.kubeop.informer.TransformFunction;
 import io.github.kubeop.informer.UnknownResourceException;
+import io.github.kubeop.resource.GeneratedModels;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Indexer;
 import io.kubernetes.client.informer.cache.Lister;
-import io.kubernetes.client.util.ModelMapper;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 
 import org.springframework.beans.BeansException;
@@ -91,6 +91,7 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 		if (!informers.isEnabled()) {
 			return;
 		}
+		ClientClassesWarmUp.start();
 		checkDefaults(informers);
 		KubeopProperties.Sharding sharding = Binder.get(this.environment)
 			.bind(ShardingSettings.PREFIX, Bindable.of(KubeopProperties.Sharding.class))
@@ -294,7 +295,7 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 		int slash = apiVersion.indexOf('/');
 		String group = (slash < 0) ? "" : apiVersion.substring(0, slash);
 		String version = apiVersion.substring(slash + 1);
-		Class<?> model = ModelMapper.preBuiltGetApiTypeClass(group, version, resource.getKind().trim());
+		Class<?> model = GeneratedModels.modelOf(group, version, resource.getKind().trim());
 		if (model != null) {
 			return model;
 		}

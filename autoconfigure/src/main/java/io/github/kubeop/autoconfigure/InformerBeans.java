@@ -17,6 +17,7 @@
 package io.github.kubeop.autoconfigure;
 
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -68,7 +69,8 @@ final class InformerBeans {
 	static InformerSpecs informerSpecs(List<String> registered, Environment environment, BeanFactory beanFactory) {
 		InformerSpecs specs = InformerSpecs.bind(environment, beanFactory);
 		List<String> declared = (specs != null) ? specs.names() : List.of();
-		if (!declared.equals(registered)) {
+		// in any order: the order of a map property's keys may differ between sources
+		if (!new HashSet<>(declared).equals(new HashSet<>(registered))) {
 			throw new InvalidConfigurationPropertyValueException(InformerBeanRegistrar.PREFIX + ".resources", declared,
 					"the application was processed ahead of time with the informers " + registered
 							+ ", whose beans were fixed then; process it again with these properties, or run it "

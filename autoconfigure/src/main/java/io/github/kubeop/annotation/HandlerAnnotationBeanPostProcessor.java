@@ -45,6 +45,11 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.core.annotation.MergedAnnotationSelectors;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
+import org.springframework.core.annotation.RepeatableContainers;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
 
@@ -348,12 +353,25 @@ public class HandlerAnnotationBeanPostProcessor
 		return methods.keySet().stream().min((a, b) -> a.toGenericString().compareTo(b.toGenericString())).orElse(null);
 	}
 
+	/**
+	 * Returns the annotation as {@link AnnotatedElementUtils#findMergedAnnotation} does.
+	 */
+	private static <A extends Annotation> A merged(MergedAnnotations annotations, Class<A> type) {
+		return annotations.get(type, null, MergedAnnotationSelectors.firstDirectlyDeclared())
+			.synthesize(MergedAnnotation::isPresent)
+			.orElse(null);
+	}
+
 	private static HandlerMethod handlerMethod(Object bean, Method method) {
-		OnAdd add = AnnotatedElementUtils.findMergedAnnotation(method, OnAdd.class);
-		OnUpdate update = AnnotatedElementUtils.findMergedAnnotation(method, OnUpdate.class);
-		OnDelete delete = AnnotatedElementUtils.findMergedAnnotation(method, OnDelete.class);
-		Reconcile reconcile = AnnotatedElementUtils.findMergedAnnotation(method, Reconcile.class);
-		Cleanup cleanup = AnnotatedElementUtils.findMergedAnnotation(method, Cleanup.class);
+		// one search of the method's hierarchy, asked five times: every method of every
+		// bean comes here at start-up
+		MergedAnnotations annotations = MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY,
+				RepeatableContainers.none());
+		OnAdd add = merged(annotations, OnAdd.class);
+		OnUpdate update = merged(annotations, OnUpdate.class);
+		OnDelete delete = merged(annotations, OnDelete.class);
+		Reconcile reconcile = merged(annotations, Reconcile.class);
+		Cleanup cleanup = merged(annotations, Cleanup.class);
 		int count = ((add != null) ? 1 : 0) + ((update != null) ? 1 : 0) + ((delete != null) ? 1 : 0)
 				+ ((reconcile != null) ? 1 : 0) + ((cleanup != null) ? 1 : 0);
 		if (count == 0) {

@@ -39,12 +39,12 @@ import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.ResourceKind;
 import io.github.kubeop.informer.TransformFunction;
 import io.github.kubeop.queue.RateLimitingQueue;
+import io.github.kubeop.resource.GeneratedModels;
 import io.github.kubeop.resource.ResourceType;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
-import io.kubernetes.client.util.ModelMapper;
 
 /**
  * Turns {@link HandlerEndpoint handler endpoints} into running {@link Controller
@@ -533,7 +533,7 @@ public class HandlerRegistrar {
 				.withNamespaces(this.defaultNamespaces.toArray(String[]::new))
 				.withResyncPeriod(this.defaultResyncPeriod);
 		}
-		GroupVersionKind gvk = ModelMapper.preBuiltGetGroupVersionKindByClass(type)
+		GroupVersionKind gvk = GeneratedModels.groupVersionKindOf(type)
 			.orElseThrow(() -> new IllegalStateException("Handler '" + handler + "' takes " + type.getName()
 					+ ", which is neither a generated model nor annotated with @KubernetesResource; configure an informer for it under "
 					+ "kubeop.informers.resources and name it in the annotation's 'informer' attribute"));

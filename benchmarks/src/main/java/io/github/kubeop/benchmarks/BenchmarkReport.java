@@ -783,35 +783,72 @@ public final class BenchmarkReport {
 	}
 
 	/**
-	 * Renders the start-up scenario: each phase's duration, then threads and RSS when the
-	 * application is ready.
+	 * Renders the start-up scenario: each phase's duration per application variant, the
+	 * variants side by side, then threads and RSS when the application is ready, and the
+	 * ratios the targets name.
 	 */
 	private void startup(Results results) throws IOException {
 		this.out.append("== Application start-up\n\n")
 			.append("A Spring Boot application on the starter with four informers, Spring MVC on Tomcat and the "
 					+ "actuator, each sample a fresh JVM with the flags above; the harness probes "
 					+ "`/actuator/health` from outside every millisecond until it is UP with its `informers` "
-					+ "component UP. Kubeop alone: no other framework's application is measured here.\n\n");
+					+ "component UP. Beside it, alternately in each repetition: the same application without "
+					+ "Kubeop (its auto-configurations excluded, no informers), the application processed by "
+					+ "Spring's AOT engine (`-Dspring.aot.enabled=true`), and that on Java 25 without and with "
+					+ "the JDK's AOT cache (`-XX:AOTCache`, recorded by one training run with "
+					+ "`-XX:AOTCacheOutput`). Kubeop's steps on the main thread are read from Spring's "
+					+ "start-up steps (`BufferingApplicationStartup`). ")
+			.append(results.environment().getOrDefault("startup", ""))
+			.append("; load average after the run: ")
+			.append(results.environment().getOrDefault("loadAverageAfter", "not recorded"))
+			.append(".\n\n");
 		SvgChart chart = new SvgChart("Start-up to health UP, four informers", "milliseconds, median");
 		for (String workload : workloads(results)) {
+			List<Results.Row> rows = rows(results, workload);
 			this.out.append(".").append(workload).append('\n');
-			this.out.append("[cols=\"4,2\"]\n|===\n|Phase |Milliseconds\n\n");
-			for (Results.Row row : rows(results, workload)) {
-				for (Map.Entry<String, List<Double>> phase : row.samples().entrySet()) {
-					String name = phase.getKey();
-					boolean figure = name.equals("threads") || name.equals("rssMiB");
-					this.out.append('|')
-						.append(name.equals("threads") ? "Live Java threads when ready (a count)"
-								: name.equals("rssMiB") ? "RSS when ready (MiB)" : name)
-						.append(" |")
-						.append(summary(phase.getValue()))
-						.append('\n');
-					if (!figure && !name.contains("(total)")) {
-						chart.bar(workload, name, Results.median(phase.getValue()));
-					}
+			this.out.append("[cols=\"4").append(",2".repeat(rows.size())).append("\"]\n|===\n|Phase (ms)");
+			rows.forEach((row) -> this.out.append(" |").append(row.contender()));
+			this.out.append("\n\n");
+			Set<String> phases = new LinkedHashSet<>();
+			rows.forEach((row) -> phases.addAll(row.samples().keySet()));
+			for (String name : phases) {
+				this.out.append('|')
+					.append(name.equals("threads") ? "Live Java threads when ready (a count)"
+							: name.equals("rssMiB") ? "RSS when ready (MiB)" : name);
+				for (Results.Row row : rows) {
+					List<Double> values = row.samples().get(name);
+					this.out.append(" |").append((values != null) ? summary(values) : "");
 				}
+				this.out.append('\n');
 			}
 			this.out.append("|===\n\n");
+			for (Results.Row row : rows) {
+				List<Double> total = row.samples().get("JVM start to health UP (total)");
+				if (total != null) {
+					chart.bar(workload, row.contender(), Results.median(total));
+				}
+			}
+			Results.Row kubeop = results.row(workload, 4, Contenders.KUBEOP);
+			Results.Row plain = results.row(workload, 4, StartupBenchmark.WITHOUT_KUBEOP);
+			Results.Row fastest = results.row(workload, 4, StartupBenchmark.KUBEOP_JAVA_25_AOT_CACHE);
+			if (kubeop != null && plain != null) {
+				double ratio = Results.median(kubeop.metric("JVM start to health UP (total)"))
+						/ Results.median(plain.metric("JVM start to health UP (total)"));
+				this.out.append(String.format(Locale.ROOT,
+						"Kubeop on Java 17 against the same application without it: %.2fx (medians; target at most "
+								+ "1.2x); Kubeop's steps on the main thread: median %.0f ms, the informers' sync %.0f ms.",
+						ratio,
+						Results.median(kubeop.metric(
+								"of which Kubeop's steps on the main thread (registrar, client, informer beans with discovery, other Kubeop beans)")),
+						Results.median(kubeop.metric("informers starting to synced"))));
+				if (fastest != null) {
+					this.out.append(String.format(Locale.ROOT,
+							" With Spring AOT and Java 25's AOT cache: %.2fx of Kubeop on Java 17.",
+							Results.median(fastest.metric("JVM start to health UP (total)"))
+									/ Results.median(kubeop.metric("JVM start to health UP (total)"))));
+				}
+				this.out.append("\n\n");
+			}
 		}
 		chart("benchmark-startup.svg", chart);
 	}

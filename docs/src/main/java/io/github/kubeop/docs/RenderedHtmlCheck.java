@@ -31,6 +31,10 @@ import java.util.stream.Stream;
  * XML was passed through as HTML tags (a {@code subs} attribute that drops
  * {@code specialcharacters}), an empty listing, a leftover {@code include::} directive or
  * an unresolved attribute reference. Asciidoctor renders all of these without a warning.
+ * It also checks that every Java listing is complete (see {@link ListingCalls}: no call
+ * of a method the listing does not show, import or inherit, and no call of a method its
+ * receiver's type lacks), and that the API reference is there and every link into it
+ * resolves.
  *
  * @author Kubeop authors
  */
@@ -46,6 +50,8 @@ public final class RenderedHtmlCheck {
 	 */
 	private static final List<String> LISTING_TAGS = List.of("code", "span", "b", "i", "em", "strong", "a");
 
+	private static final Pattern API_LINK = Pattern.compile("href=\"(apidocs/[^\"#]*)(#[^\"]*)?\"");
+
 	private static final Pattern UNRESOLVED_ATTRIBUTE = Pattern.compile("\\{[a-z][a-z0-9]*(-[a-z0-9]+)+\\}");
 
 	private RenderedHtmlCheck() {
@@ -53,11 +59,16 @@ public final class RenderedHtmlCheck {
 
 	public static void main(String[] args) throws IOException {
 		List<String> problems = new ArrayList<>();
-		try (Stream<Path> files = Files.list(Path.of(args[0]))) {
+		Path directory = Path.of(args[0]);
+		try (Stream<Path> files = Files.list(directory)) {
 			for (Path file : files.filter((path) -> path.toString().endsWith(".html")).sorted().toList()) {
-				problems
-					.addAll(problems(file.getFileName().toString(), Files.readString(file, StandardCharsets.UTF_8)));
+				String html = Files.readString(file, StandardCharsets.UTF_8);
+				problems.addAll(problems(file.getFileName().toString(), html));
+				problems.addAll(brokenApiLinks(directory, file.getFileName().toString(), html));
 			}
+		}
+		if (!Files.isRegularFile(directory.resolve("apidocs/index.html"))) {
+			problems.add("the API reference (apidocs/index.html) was not built");
 		}
 		if (!problems.isEmpty()) {
 			throw new IllegalStateException("The rendered documentation is broken:\n" + String.join("\n", problems));
@@ -84,8 +95,14 @@ public final class RenderedHtmlCheck {
 							+ " (a subs attribute without specialcharacters?)");
 				}
 			}
-			if (TAG.matcher(content).replaceAll("").isBlank()) {
+			String text = unescape(TAG.matcher(content).replaceAll(""));
+			if (text.isBlank()) {
 				problems.add(name + ": listing " + number + " is empty");
+			}
+			if (content.contains("data-lang=\"java\"")) {
+				for (String call : new ListingCalls(RenderedHtmlCheck.class.getClassLoader()).problems(text)) {
+					problems.add(name + ": Java listing " + number + " (" + firstLine(text) + ") " + call);
+				}
 			}
 		}
 		if (html.contains("include::")) {
@@ -96,6 +113,37 @@ public final class RenderedHtmlCheck {
 			problems.add(name + ": attribute reference " + attribute.group() + " was not resolved");
 		}
 		return problems;
+	}
+
+	/**
+	 * Returns the links of one page into the API reference whose target does not exist.
+	 * @param directory the rendered documentation's directory
+	 * @param name the page's name, used in the messages
+	 * @param html the rendered page
+	 * @return one message per broken link
+	 */
+	static List<String> brokenApiLinks(Path directory, String name, String html) {
+		List<String> problems = new ArrayList<>();
+		Matcher link = API_LINK.matcher(html);
+		while (link.find()) {
+			if (!Files.isRegularFile(directory.resolve(link.group(1)))) {
+				problems.add(name + ": link to the API reference " + link.group(1) + " leads nowhere");
+			}
+		}
+		return problems;
+	}
+
+	private static String firstLine(String text) {
+		return text.strip().lines().findFirst().orElse("").strip();
+	}
+
+	private static String unescape(String html) {
+		return html.replace("&lt;", "<")
+			.replace("&gt;", ">")
+			.replace("&quot;", "\"")
+			.replace("&#39;", "'")
+			.replace("&#8203;", "")
+			.replace("&amp;", "&");
 	}
 
 }

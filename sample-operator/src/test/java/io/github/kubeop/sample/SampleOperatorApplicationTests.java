@@ -174,6 +174,7 @@ class SampleOperatorApplicationTests {
 	}
 	// end::e2e[]
 
+	// tag::helpers[]
 	private static String site(int replicas, String index) {
 		return """
 				apiVersion: sample.kubeop.io/v1alpha1
@@ -238,5 +239,6 @@ class SampleOperatorApplicationTests {
 		Object read() throws ApiException;
 
 	}
+	// end::helpers[]
 
 }

@@ -70,6 +70,14 @@ public final class RenderedHtmlCheck {
 		if (!Files.isRegularFile(directory.resolve("apidocs/index.html"))) {
 			problems.add("the API reference (apidocs/index.html) was not built");
 		}
+		if (args.length > 1) {
+			try (Stream<Path> sources = Files.list(Path.of(args[1]))) {
+				for (Path source : sources.filter((path) -> path.toString().endsWith(".adoc")).sorted().toList()) {
+					problems.addAll(uncompiledJavaListings(source.getFileName().toString(),
+							Files.readString(source, StandardCharsets.UTF_8)));
+				}
+			}
+		}
 		if (!problems.isEmpty()) {
 			throw new IllegalStateException("The rendered documentation is broken:\n" + String.join("\n", problems));
 		}
@@ -129,6 +137,36 @@ public final class RenderedHtmlCheck {
 			if (!Files.isRegularFile(directory.resolve(link.group(1)))) {
 				problems.add(name + ": link to the API reference " + link.group(1) + " leads nowhere");
 			}
+		}
+		return problems;
+	}
+
+	/**
+	 * Returns the Java listings of one AsciiDoc source that are written inline instead of
+	 * included from compiled code: a Java listing may hold {@code include::} lines and
+	 * closing braces only, so that every listing compiles.
+	 * @param name the source's name, used in the messages
+	 * @param adoc the AsciiDoc source
+	 * @return one message per inline Java listing
+	 */
+	static List<String> uncompiledJavaListings(String name, String adoc) {
+		List<String> problems = new ArrayList<>();
+		List<String> lines = adoc.lines().toList();
+		for (int i = 0; i < lines.size(); i++) {
+			if (!lines.get(i).startsWith("[source,java") || i + 1 >= lines.size() || !lines.get(i + 1).equals("----")) {
+				continue;
+			}
+			int end = i + 2;
+			while (end < lines.size() && !lines.get(end).equals("----")) {
+				String line = lines.get(end).strip();
+				if (!line.isEmpty() && !line.startsWith("include::") && !line.equals("}")) {
+					problems.add(name + ":" + (i + 1) + ": a Java listing written inline, not included from "
+							+ "compiled code: " + line);
+					break;
+				}
+				end++;
+			}
+			i = end;
 		}
 		return problems;
 	}

@@ -124,6 +124,26 @@ class RenderedHtmlCheckTests {
 				"index.html: link to the API reference apidocs/io/github/kubeop/write/Template.html leads nowhere");
 	}
 
+	@Test
+	void javaListingWrittenInlineIsReportedAndIncludedOnesPass() {
+		String adoc = """
+				[source,java]
+				----
+				include::{docs-java}/A.java[tag=example]
+				}
+				----
+
+				[source,java,indent=0]
+				----
+				@Component
+				class Inline {
+				}
+				----
+				""";
+		assertThat(RenderedHtmlCheck.uncompiledJavaListings("_a.adoc", adoc))
+			.containsExactly("_a.adoc:7: a Java listing written inline, not included from compiled code: @Component");
+	}
+
 	private static String java(String code) {
 		return "<pre class=\"CodeRay highlight\"><code data-lang=\"java\">"
 				+ code.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")

@@ -30,6 +30,7 @@ import io.github.kubeop.handler.HandlerEndpoint;
 import io.github.kubeop.handler.HandlerMethod;
 import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.handler.InvalidHandlerMethodException;
+import io.github.kubeop.handler.QueueSettings;
 import io.kubernetes.client.common.KubernetesObject;
 
 import org.springframework.aop.support.AopUtils;
@@ -125,6 +126,10 @@ public class HandlerAnnotationBeanPostProcessor
 		Map<Class<? extends KubernetesObject>, String> owned = new LinkedHashMap<>();
 		AnnotatedElementUtils.findMergedRepeatableAnnotations(targetClass, Owns.class)
 			.forEach((owns) -> owned.put(owns.value(), owns.informer()));
+		HandlerQueue declared = AnnotatedElementUtils.findMergedAnnotation(targetClass, HandlerQueue.class);
+		QueueSettings queue = (declared != null)
+				? new QueueSettings(declared.priorities(), declared.fairness(), declared.partitionLabel())
+				: QueueSettings.UNSET;
 		for (List<Method> group : byResource.values()) {
 			List<HandlerMethod> groupMethods = group.stream()
 				.map((method) -> handlerMethods.get(method.toGenericString()))
@@ -134,7 +139,7 @@ public class HandlerAnnotationBeanPostProcessor
 			String informer = informerName(group.get(0));
 			String name = (byResource.size() == 1) ? beanName : beanName + "-"
 					+ (informer.isEmpty() ? groupMethods.get(0).resourceType().getSimpleName() : informer);
-			endpoints.add(endpoint(name, informer.isEmpty() ? null : informer, group, groupMethods, owned));
+			endpoints.add(endpoint(name, informer.isEmpty() ? null : informer, group, groupMethods, owned, queue));
 		}
 		register(endpoints);
 		return bean;
@@ -216,11 +221,12 @@ public class HandlerAnnotationBeanPostProcessor
 	}
 
 	private static HandlerEndpoint endpoint(String name, String informer, List<Method> group,
-			List<HandlerMethod> groupMethods, Map<Class<? extends KubernetesObject>, String> owned) {
+			List<HandlerMethod> groupMethods, Map<Class<? extends KubernetesObject>, String> owned,
+			QueueSettings queue) {
 		String labelSelector = labelSelector(group);
 		try {
 			return new HandlerEndpoint(name, informer, groupMethods.get(0).resourceType(), groupMethods,
-					namespaces(group), labelSelector, owned);
+					namespaces(group), labelSelector, owned, queue);
 		}
 		catch (IllegalArgumentException ex) {
 			Method method = group.stream()

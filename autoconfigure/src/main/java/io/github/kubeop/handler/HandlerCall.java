@@ -58,6 +58,11 @@ public final class HandlerCall {
 
 	private final Map<String, Write> writes = new LinkedHashMap<>();
 
+	/**
+	 * The queue priority a method asked to be called again at, or {@code null}.
+	 */
+	private Integer requeuePriority;
+
 	private HandlerCall(String handler, String key, KubernetesObject object, ResourceKind resource,
 			HandlerMethod.Kind kind) {
 		this.handler = handler;
@@ -84,6 +89,23 @@ public final class HandlerCall {
 
 	void end() {
 		current.remove();
+	}
+
+	/**
+	 * Records the priority a method's {@link Result} asks to be called again at; of
+	 * several methods in one call, the highest wins.
+	 * @param priority the priority
+	 */
+	void requeuePriority(int priority) {
+		this.requeuePriority = (this.requeuePriority == null) ? priority : Math.max(this.requeuePriority, priority);
+	}
+
+	/**
+	 * Returns the priority a method asked to be called again at.
+	 * @return the priority, or {@code null} if none asked
+	 */
+	Integer requeuePriority() {
+		return this.requeuePriority;
 	}
 
 	/**

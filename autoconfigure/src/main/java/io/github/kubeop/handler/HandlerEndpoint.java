@@ -41,13 +41,32 @@ import io.kubernetes.client.common.KubernetesObject;
  * {@link IllegalArgumentException}
  * @param owned owned types whose changes re-trigger their owner, by informer name (empty
  * for by type)
+ * @param queue how the handler's queue orders keys, as declared with the handler (its
+ * properties may override it)
  * @author Kubeop authors
  */
 public record HandlerEndpoint(String name, String informerName, Class<? extends KubernetesObject> resourceType,
 		List<HandlerMethod> methods, Set<String> namespaces, String labelSelector,
-		Map<Class<? extends KubernetesObject>, String> owned) {
+		Map<Class<? extends KubernetesObject>, String> owned, QueueSettings queue) {
+
+	/**
+	 * Creates an endpoint whose queue settings come from the properties alone.
+	 * @param name the handler name
+	 * @param informerName the informer to listen to, or {@code null} to pick it by type
+	 * @param resourceType the resource type
+	 * @param methods the methods, in declaration order
+	 * @param namespaces namespaces to handle, empty for all
+	 * @param labelSelector label selector objects must match, or {@code null}
+	 * @param owned owned types whose changes re-trigger their owner, by informer name
+	 */
+	public HandlerEndpoint(String name, String informerName, Class<? extends KubernetesObject> resourceType,
+			List<HandlerMethod> methods, Set<String> namespaces, String labelSelector,
+			Map<Class<? extends KubernetesObject>, String> owned) {
+		this(name, informerName, resourceType, methods, namespaces, labelSelector, owned, QueueSettings.UNSET);
+	}
 
 	public HandlerEndpoint {
+		queue = (queue != null) ? queue : QueueSettings.UNSET;
 		methods = List.copyOf(methods);
 		namespaces = Set.copyOf(namespaces);
 		owned = Map.copyOf(owned);
@@ -154,6 +173,8 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 		private Set<String> namespaces = Set.of();
 
 		private String labelSelector;
+
+		private QueueSettings queue = QueueSettings.UNSET;
 
 		private Builder(String name, Class<T> resourceType) {
 			this.name = name;
@@ -272,12 +293,22 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 		}
 
 		/**
+		 * Orders the handler's queue so: priorities, fairness.
+		 * @param queue the settings; unset values come from the properties
+		 * @return this builder
+		 */
+		public Builder<T> queue(QueueSettings queue) {
+			this.queue = queue;
+			return this;
+		}
+
+		/**
 		 * Builds the endpoint.
 		 * @return the endpoint
 		 */
 		public HandlerEndpoint build() {
 			return new HandlerEndpoint(this.name, this.informer, this.resourceType, this.methods, this.namespaces,
-					this.labelSelector, this.owned);
+					this.labelSelector, this.owned, this.queue);
 		}
 
 	}

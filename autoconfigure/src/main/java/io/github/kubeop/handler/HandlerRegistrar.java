@@ -23,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -57,7 +58,12 @@ public class HandlerRegistrar {
 
 	private final Duration defaultResyncPeriod;
 
-	private final Function<String, RateLimitingQueue<String>> queues;
+	private final Queues queues;
+
+	/**
+	 * A handler's queue settings, from its name and what it declares.
+	 */
+	private final BiFunction<String, QueueSettings, QueueSettings> queueSettings;
 
 	private final Function<String, Integer> workerCounts;
 
@@ -100,12 +106,31 @@ public class HandlerRegistrar {
 	public HandlerRegistrar(InformerRegistry informers, List<String> defaultNamespaces, Duration defaultResyncPeriod,
 			Function<String, RateLimitingQueue<String>> queues, Function<String, Integer> workerCounts,
 			HandlerObserver observer) {
+		this(informers, defaultNamespaces, defaultResyncPeriod, (name, lanes) -> queues.apply(name), workerCounts,
+				observer, (name, declared) -> declared.orElse(QueueSettings.DEFAULTS));
+	}
+
+	/**
+	 * Creates a new registrar whose queues may order keys by lane.
+	 * @param informers the informers to listen to, and to create missing ones in
+	 * @param defaultNamespaces namespaces of informers created for handlers, empty for
+	 * all
+	 * @param queues creates the queue of a handler, by handler name and lanes
+	 * @param workerCounts the worker count of a handler, by handler name
+	 * @param observer told of every call
+	 * @param queueSettings a handler's queue settings, by handler name and what the
+	 * handler declares; every value set
+	 */
+	public HandlerRegistrar(InformerRegistry informers, List<String> defaultNamespaces, Duration defaultResyncPeriod,
+			Queues queues, Function<String, Integer> workerCounts, HandlerObserver observer,
+			BiFunction<String, QueueSettings, QueueSettings> queueSettings) {
 		this.informers = informers;
 		this.defaultNamespaces = List.copyOf(defaultNamespaces);
 		this.defaultResyncPeriod = defaultResyncPeriod;
 		this.queues = queues;
 		this.workerCounts = workerCounts;
 		this.observer = observer;
+		this.queueSettings = queueSettings;
 	}
 
 	/**
@@ -138,8 +163,14 @@ public class HandlerRegistrar {
 			ResourceInformer<T> informer) {
 		// checked before the queue exists: a failed check leaves no queue thread behind
 		Finalizers<T> finalizers = finalizers(endpoint, informer);
-		return new Controller<>(endpoint, informer, this.queues.apply(endpoint.name()),
-				this.workerCounts.apply(endpoint.name()), this.observer, finalizers);
+		QueueSettings settings = this.queueSettings.apply(endpoint.name(), endpoint.queue());
+		Function<String, String> lanes = settings.lanes((key) -> {
+			T cached = informer.indexer().getByKey(key);
+			return (cached != null && cached.getMetadata() != null) ? cached.getMetadata().getLabels() : null;
+		});
+		return new Controller<>(endpoint, informer, this.queues.create(endpoint.name(), lanes),
+				this.workerCounts.apply(endpoint.name()), this.observer, finalizers,
+				!Boolean.FALSE.equals(settings.priorities()));
 	}
 
 	/**
@@ -544,6 +575,22 @@ public class HandlerRegistrar {
 
 	private static String decapitalize(String name) {
 		return Character.toLowerCase(name.charAt(0)) + name.substring(1);
+	}
+
+	/**
+	 * Creates the queue of a handler.
+	 */
+	@FunctionalInterface
+	public interface Queues {
+
+		/**
+		 * Creates a handler's queue.
+		 * @param handler the handler name
+		 * @param lanes the lane of a key, with fairness on, else {@code null}
+		 * @return the queue
+		 */
+		RateLimitingQueue<String> create(String handler, Function<String, String> lanes);
+
 	}
 
 }

@@ -184,6 +184,7 @@ class SampleOperatorApplicationTests {
 			.withMessageContaining("page names must be ConfigMap keys");
 	}
 
+	// tag::helpers[]
 	private static String site(int replicas, String index) {
 		return """
 				apiVersion: sample.kubeop.io/v1alpha1
@@ -248,5 +249,6 @@ class SampleOperatorApplicationTests {
 		Object read() throws ApiException;
 
 	}
+	// end::helpers[]
 
 }

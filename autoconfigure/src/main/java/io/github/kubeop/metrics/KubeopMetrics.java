@@ -30,6 +30,7 @@ import io.github.kubeop.handler.HandlerObserver;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.ResourceKind;
 import io.github.kubeop.queue.DefaultWorkQueue;
+import io.github.kubeop.queue.Priority;
 import io.github.kubeop.queue.QueueMetrics;
 import io.github.kubeop.queue.QueueMetricsFactory;
 import io.github.kubeop.shard.ShardMember;
@@ -77,7 +78,10 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory, Writ
 
 	private final Map<String, AtomicInteger> activeWorkers = new ConcurrentHashMap<>();
 
-	private final Map<String, AtomicLong> depths = new ConcurrentHashMap<>();
+	/**
+	 * Queue depths by queue and priority.
+	 */
+	private final Map<String, Map<Integer, AtomicLong>> depths = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates a new instance.
@@ -151,18 +155,23 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory, Writ
 			.serviceLevelObjectives(WORKQUEUE_BUCKETS)
 			.tags(tags)
 			.register(this.registry);
-		AtomicLong depth = depth(name);
 		return new QueueMetrics() {
 
 			@Override
-			public void added() {
+			public void added(int priority) {
 				adds.increment();
-				depth.incrementAndGet();
+				depth(name, priority).incrementAndGet();
 			}
 
 			@Override
-			public void taken(long waitedNanos) {
-				depth.decrementAndGet();
+			public void raised(int from, int to) {
+				depth(name, from).decrementAndGet();
+				depth(name, to).incrementAndGet();
+			}
+
+			@Override
+			public void taken(long waitedNanos, int priority) {
+				depth(name, priority).decrementAndGet();
 				queued.record(waitedNanos, TimeUnit.NANOSECONDS);
 			}
 
@@ -186,14 +195,9 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory, Writ
 	public void bind(Controller<?> controller) {
 		String name = controller.name();
 		Tags tags = Tags.of("name", name, "controller", name);
-		// client-go's depth: incremented by every add of an item not already waiting
-		// (one re-added while it is processed included), decremented when a worker takes
-		// it; delayed items are not added yet
-		Gauge.builder("workqueue.depth", depth(name), AtomicLong::get)
-			.description("Current depth of the work queue")
-			.tags(tags)
-			.strongReference(true)
-			.register(this.registry);
+		// the depth of normal priority is there from the start; others from their first
+		// item
+		depth(name, Priority.NORMAL);
 		if (controller.queue() instanceof DefaultWorkQueue<?> queue) {
 			Gauge.builder("workqueue.unfinished.work", queue, (q) -> q.unfinishedWorkNanos() / 1e9)
 				.description("Seconds of work in progress not yet observed by work duration")
@@ -324,8 +328,24 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory, Writ
 		active(handler).decrementAndGet();
 	}
 
-	private AtomicLong depth(String queue) {
-		return this.depths.computeIfAbsent(queue, (name) -> new AtomicLong());
+	/**
+	 * Returns the depth of one priority of a queue, registering its gauge on first use:
+	 * client-go's depth, incremented by every add of an item not already waiting (one
+	 * re-added while it is processed included), decremented when a worker takes it
+	 * (delayed items are not added yet), by priority as controller-runtime's priority
+	 * queue reports it.
+	 */
+	private AtomicLong depth(String queue, int priority) {
+		return this.depths.computeIfAbsent(queue, (name) -> new ConcurrentHashMap<>())
+			.computeIfAbsent(priority, (p) -> {
+				AtomicLong depth = new AtomicLong();
+				Gauge.builder("workqueue.depth", depth, AtomicLong::get)
+					.description("Current depth of the work queue")
+					.tags("name", queue, "controller", queue, "priority", Integer.toString(p))
+					.strongReference(true)
+					.register(this.registry);
+				return depth;
+			});
 	}
 
 	private AtomicInteger active(String handler) {

@@ -283,6 +283,8 @@ public class KubernetesTemplate {
 		body.remove("status");
 		ResourceKind kind = kindOf(desired, body);
 		JsonObject metadata = metadataOf(body, kind);
+		// for pruning: before anything decides whether a request is sent
+		AppliedObjects.record(kind, metadata);
 		keepOnlyOwnFieldsOfReadObject(kind, body, metadata, desired);
 		SERVER_OWNED_METADATA.forEach(metadata::remove);
 		if (options.isOwned()) {

@@ -585,7 +585,7 @@ public final class BenchmarkReport {
 		boolean pods = workload.contains("Pods");
 		String objects = pods ? environment.getOrDefault("replayPods", "")
 			.replaceAll("^.* MODIFIED events of (\\d+ Pods) per sample \\((\\d+ bytes) of JSON each.*$",
-					"$1 (about $2 of JSON each, with status, conditions, containers, resources, volumes and "
+					"$1 ($2 of JSON each on average, with status, conditions, containers, resources, volumes and "
 							+ "managedFields, as the real API server wrote them)")
 				: "200 ConfigMaps";
 		this.out
@@ -602,6 +602,9 @@ public final class BenchmarkReport {
 					+ "collecting, where client-go's default (GOGC=100) collects each time its small live heap "
 					+ "doubles. A pprof CPU profile of each client-go row is written beside the results, its top 20 "
 					+ "as text.\n\n");
+		if (environment.containsKey("replayRun")) {
+			this.out.append("These replay rows: ").append(environment.get("replayRun")).append(".\n\n");
+		}
 		this.out.append(".").append(workload).append('\n');
 		this.out.append("[cols=\"3,2,2,2,2,2,2,2\"]\n|===\n")
 			.append("|Contender |Watch served as |Events per second |Kubeop / contender |CPU per event (µs) ")
@@ -617,11 +620,15 @@ public final class BenchmarkReport {
 				.append(" |")
 				.append(completed ? summary(row.metric("eventsPerSecond")) : "did not handle every event")
 				.append(" |")
-				.append(completed ? ratio(kubeop, row, "eventsPerSecond", "replayed events per second") : "")
+				.append(completed
+						? ratio(kubeop, row, "eventsPerSecond", "replayed events per second" + (pods ? " (Pods)" : ""))
+						: "")
 				.append(" |")
 				.append(completed ? summary(row.metric("cpuMicrosPerEvent")) : "")
 				.append(" |")
-				.append(completed ? ratio(kubeop, row, "cpuMicrosPerEvent", "replay CPU time per event") : "")
+				.append(completed
+						? ratio(kubeop, row, "cpuMicrosPerEvent", "replay CPU time per event" + (pods ? " (Pods)" : ""))
+						: "")
 				.append(" |")
 				.append(completed ? summary(row.metric("allocatedBytesPerEvent").stream().map((b) -> b / 1024).toList())
 						: "")

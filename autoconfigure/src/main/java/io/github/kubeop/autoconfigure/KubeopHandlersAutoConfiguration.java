@@ -18,11 +18,13 @@ package io.github.kubeop.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 import io.github.kubeop.annotation.HandlerAnnotationBeanPostProcessor;
 import io.github.kubeop.handler.HandlerObserver;
 import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.handler.HandlersLifecycle;
+import io.github.kubeop.handler.QueueSettings;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.leader.LeaderElectionConfig;
@@ -94,8 +96,9 @@ public final class KubeopHandlersAutoConfiguration {
 		List<HandlerObserver> all = observers.orderedStream().toList();
 		QueueMetricsFactory metrics = queueMetrics.getIfAvailable(() -> (queue) -> QueueMetrics.NOOP);
 		HandlerRegistrar registrar = new HandlerRegistrar(informers, properties.getInformers().getNamespaces(),
-				properties.getInformers().getResyncPeriod(), (name) -> queue(name, handlers, metrics),
-				(name) -> workers(name, handlers), composite(all));
+				properties.getInformers().getResyncPeriod(), (name, lanes) -> queue(name, handlers, metrics, lanes),
+				(name) -> workers(name, handlers), composite(all),
+				(name, declared) -> queueSettings(name, declared, handlers));
 		registrar.setCallTimeouts((name) -> callTimeout(name, handlers));
 		// read when a handler prunes, after every singleton exists
 		registrar.setFieldManager(() -> {
@@ -147,6 +150,11 @@ public final class KubeopHandlersAutoConfiguration {
 
 	static RateLimitingQueue<String> queue(String name, KubeopProperties.Handlers handlers,
 			QueueMetricsFactory metrics) {
+		return queue(name, handlers, metrics, null);
+	}
+
+	static RateLimitingQueue<String> queue(String name, KubeopProperties.Handlers handlers, QueueMetricsFactory metrics,
+			Function<String, String> lanes) {
 		KubeopProperties.RateLimiter defaults = handlers.getRateLimiter();
 		KubeopProperties.Handler handler = handlers.getControllers().get(name);
 		KubeopProperties.RateLimiter own = (handler != null) ? handler.getRateLimiter() : null;
@@ -155,7 +163,35 @@ public final class KubeopHandlersAutoConfiguration {
 		double qps = pick(own != null ? own.getQps() : null, defaults.getQps());
 		int burst = pick(own != null ? own.getBurst() : null, defaults.getBurst());
 		return new DefaultRateLimitingQueue<>(name, RateLimiters.controllerRateLimiter(base, max, qps, burst),
-				metrics.queueMetrics(name), Ticker.system());
+				metrics.queueMetrics(name), Ticker.system(), lanes);
+	}
+
+	/**
+	 * A handler's queue settings: its properties, else what it declares
+	 * ({@code @HandlerQueue}), else {@code kubeop.handlers.*}; a partition label no
+	 * object could carry fails startup, naming where it was set.
+	 */
+	static QueueSettings queueSettings(String name, QueueSettings declared, KubeopProperties.Handlers handlers) {
+		KubeopProperties.Handler handler = handlers.getControllers().get(name);
+		QueueSettings own = (handler != null)
+				? new QueueSettings(handler.getPriorities(), handler.getFairness(), handler.getPartitionLabel())
+				: QueueSettings.UNSET;
+		QueueSettings defaults = new QueueSettings(handlers.isPriorities(), handlers.getFairness(),
+				handlers.getPartitionLabel());
+		QueueSettings settings = own.orElse(declared).orElse(defaults);
+		if (settings.fairness() == QueueSettings.Fairness.LABEL) {
+			String source = (own.partitionLabel() != null) ? PREFIX + ".controllers." + name + ".partition-label"
+					: (declared.partitionLabel() != null) ? "@HandlerQueue(partitionLabel) of handler '" + name + "'"
+							: PREFIX + ".partition-label";
+			try {
+				QueueSettings.checkPartitionLabel(settings.partitionLabel());
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidConfigurationPropertyValueException(source, settings.partitionLabel(),
+						"handler '" + name + "' takes turns by label: " + ex.getMessage());
+			}
+		}
+		return settings;
 	}
 
 	static int workers(String name, KubeopProperties.Handlers handlers) {
@@ -190,6 +226,26 @@ public final class KubeopHandlersAutoConfiguration {
 			check(PREFIX + ".controllers." + name + ".rate-limiter", handler.getRateLimiter());
 			checkCallTimeout(PREFIX + ".controllers." + name + ".call-timeout", handler.getCallTimeout());
 		});
+		// a label set in the properties is checked at once; one a handler declares, when
+		// the handler registers
+		if (handlers.getFairness() == QueueSettings.Fairness.LABEL || handlers.getPartitionLabel() != null) {
+			checkPartitionLabel(PREFIX + ".partition-label", handlers.getPartitionLabel());
+		}
+		handlers.getControllers().forEach((name, handler) -> {
+			if (handler.getPartitionLabel() != null) {
+				checkPartitionLabel(PREFIX + ".controllers." + name + ".partition-label", handler.getPartitionLabel());
+			}
+		});
+	}
+
+	private static void checkPartitionLabel(String property, String label) {
+		try {
+			QueueSettings.checkPartitionLabel(label);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidConfigurationPropertyValueException(property, label,
+					"handler queues take turns by label: " + ex.getMessage());
+		}
 	}
 
 	private static void checkCallTimeout(String property, Duration timeout) {

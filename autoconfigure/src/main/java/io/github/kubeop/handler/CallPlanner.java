@@ -99,6 +99,9 @@ final class CallPlanner<T extends KubernetesObject> {
 				return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.OWNER, last, current, false, selected);
 			}
 		}
+		if (triggers.contains(Trigger.REFERENCE)) {
+			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.REFERENCE, last, current, false, updates);
+		}
 		if (triggers.contains(Trigger.RESYNC) && !changed) {
 			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.RESYNC, current, current, false,
 					updates.stream().filter(HandlerMethod::wantsResync).toList());

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
@@ -27,6 +28,7 @@ import java.util.function.Predicate;
 import io.github.kubeop.handler.CallPlanner.Call;
 import io.github.kubeop.handler.DeliveryLedger.FinalState;
 import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.queue.Priority;
 import io.github.kubeop.queue.RateLimitingQueue;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
@@ -93,6 +95,14 @@ public final class Controller<T extends KubernetesObject> {
 
 	private final AtomicLong workerFailures = new AtomicLong();
 
+	/**
+	 * Whether keys are queued at priorities; without, every key waits at
+	 * {@link Priority#NORMAL}, in the order queued.
+	 */
+	private final boolean priorities;
+
+	private final AtomicBoolean clampLogged = new AtomicBoolean();
+
 	private final CallTimeout callTimeout;
 
 	/**
@@ -110,11 +120,13 @@ public final class Controller<T extends KubernetesObject> {
 
 	Controller(HandlerEndpoint endpoint, ResourceInformer<T> informer, RateLimitingQueue<String> queue, int workerCount,
 			HandlerObserver observer, Finalizers<T> finalizers) {
-		this(endpoint, informer, queue, workerCount, observer, finalizers, CallTimeout.NONE, null);
+		this(endpoint, informer, queue, workerCount, observer, finalizers, true, CallTimeout.NONE, null);
 	}
 
 	Controller(HandlerEndpoint endpoint, ResourceInformer<T> informer, RateLimitingQueue<String> queue, int workerCount,
-			HandlerObserver observer, Finalizers<T> finalizers, CallTimeout callTimeout, Pruner pruner) {
+			HandlerObserver observer, Finalizers<T> finalizers, boolean priorities, CallTimeout callTimeout,
+			Pruner pruner) {
+		this.priorities = priorities;
 		this.endpoint = endpoint;
 		this.callTimeout = callTimeout;
 		this.pruner = pruner;
@@ -175,6 +187,11 @@ public final class Controller<T extends KubernetesObject> {
 	 * @param trigger why
 	 */
 	void enqueue(String key, Trigger trigger) {
+		// a resync is work no change asked for; everything else came through a watch
+		enqueue(key, trigger, (trigger == Trigger.RESYNC) ? Priority.LOW : Priority.NORMAL);
+	}
+
+	private void enqueue(String key, Trigger trigger, int priority) {
 		this.activation.whileActive(() -> {
 			if (!this.keys.contains(key)) {
 				return;
@@ -184,8 +201,19 @@ public final class Controller<T extends KubernetesObject> {
 				this.ownWrites.observeOwned(key, null, null);
 			}
 			this.ledger.triggered(key, trigger);
-			this.queue.add(key);
+			this.queue.add(key, this.priorities ? priority : Priority.NORMAL);
 		});
+	}
+
+	/**
+	 * Queues a cached object because the workers started or gained its key, at low
+	 * priority: every real change goes first, as with controller-runtime's priority
+	 * queue.
+	 */
+	private void warmUp(T object) {
+		if (this.filter.test(object)) {
+			enqueue(ResourceInformer.key(object), Trigger.ADDED, Priority.LOW);
+		}
 	}
 
 	/**
@@ -342,7 +370,7 @@ public final class Controller<T extends KubernetesObject> {
 		}
 		if (!this.activation.isCurrent(epoch)) {
 			// taken after a stop: give it back untouched
-			this.queue.add(key);
+			this.queue.add(key, this.queue.priorityOf(key));
 			this.queue.done(key);
 			return false;
 		}
@@ -375,7 +403,7 @@ public final class Controller<T extends KubernetesObject> {
 			// nothing may end a worker: with one worker the handler would stop for good
 			this.workerFailures.incrementAndGet();
 			logger.error("Handler " + name() + " failed for " + key + " outside its handler call; retrying", ex);
-			this.queue.addRateLimited(key);
+			this.queue.addRateLimited(key, this.queue.priorityOf(key));
 		}
 		finally {
 			this.keys.callEnded(key);
@@ -420,7 +448,7 @@ public final class Controller<T extends KubernetesObject> {
 			// would read older states of what it wrote. The informer's change of the
 			// written object queues the key again; the delay is the fallback.
 			this.ledger.restoreTriggers(key, triggers);
-			this.queue.addAfter(key, ReadAfterWriteGate.RECHECK);
+			this.queue.addAfter(key, ReadAfterWriteGate.RECHECK, this.queue.priorityOf(key));
 			HandlerCallLog.requeued(name(), key, ReadAfterWriteGate.RECHECK,
 					"the informers do not show the key's own writes yet", null, null);
 			return;
@@ -433,7 +461,7 @@ public final class Controller<T extends KubernetesObject> {
 			// nor what came before it: that event queues the key again; the delay is the
 			// fallback
 			this.ledger.restoreTriggers(key, triggers);
-			this.queue.addAfter(key, ReadAfterWriteGate.RECHECK);
+			this.queue.addAfter(key, ReadAfterWriteGate.RECHECK, this.queue.priorityOf(key));
 			return;
 		}
 		Call<T> call = this.planner.decide(key, cached, current, last, finalState, triggers, own);
@@ -580,13 +608,13 @@ public final class Controller<T extends KubernetesObject> {
 					// so that a handler asking again and again backs off instead of
 					// spinning
 					this.ledger.requeue(key, call.kind());
-					this.queue.addRateLimited(key);
+					this.queue.addRateLimited(key, requeuePriority(key, handlerCall));
 					HandlerCallLog.requeued(name(), key, null, "the handler asked to be called again", null, null);
 				}
 				case REQUEUE_AFTER -> {
 					this.queue.forget(key);
 					this.ledger.requeue(key, call.kind());
-					this.queue.addAfter(key, requeueAfter);
+					this.queue.addAfter(key, requeueAfter, requeuePriority(key, handlerCall));
 					HandlerCallLog.requeued(name(), key, requeueAfter, "the handler asked to be called again", null,
 							null);
 				}
@@ -607,9 +635,29 @@ public final class Controller<T extends KubernetesObject> {
 			// what a failed call wrote is a change for its retry to handle
 			this.ownWrites.completed(key, null);
 			this.ledger.restoreTriggers(key, triggers);
-			this.queue.addRateLimited(key);
+			this.queue.addRateLimited(key, this.queue.priorityOf(key));
 			HandlerCallLog.requeued(name(), key, null, reason, detail, stackTrace);
 		});
+	}
+
+	/**
+	 * The priority a key asked to be called again at: the one its method's result names,
+	 * clamped to the allowed range, else the one the key was taken at.
+	 */
+	private int requeuePriority(String key, HandlerCall call) {
+		Integer asked = call.requeuePriority();
+		if (asked == null) {
+			return this.queue.priorityOf(key);
+		}
+		if (!this.priorities) {
+			return Priority.NORMAL;
+		}
+		if (!Priority.isAllowed(asked) && this.clampLogged.compareAndSet(false, true)) {
+			logger.warn("Handler " + name() + " asked to be called again at priority " + asked + ", outside "
+					+ Priority.LOW + " to " + Priority.HIGH + "; using " + Priority.clamp(asked)
+					+ " (logged once per handler)");
+		}
+		return Priority.clamp(asked);
 	}
 
 	private void called(String key, Call<T> call, HandlerContext context, HandlerObserver.Outcome outcome, long start) {
@@ -670,7 +718,7 @@ public final class Controller<T extends KubernetesObject> {
 		this.activation.activate(this::reset);
 		for (T object : this.informer.indexer().list()) {
 			try {
-				this.activation.whileActive(() -> this.events.onAdd(object));
+				warmUp(object);
 			}
 			catch (RuntimeException ex) {
 				// as the informer does with its own events: one object must not stop the
@@ -743,7 +791,7 @@ public final class Controller<T extends KubernetesObject> {
 			if (!before.test(key) && keys.test(key)) {
 				gained++;
 				try {
-					this.activation.whileActive(() -> this.events.onAdd(object));
+					warmUp(object);
 				}
 				catch (RuntimeException ex) {
 					logger.error("Handler " + name() + " could not queue " + key, ex);

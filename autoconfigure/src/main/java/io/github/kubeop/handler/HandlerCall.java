@@ -62,6 +62,11 @@ public final class HandlerCall {
 	private final Map<String, Write> writes = new LinkedHashMap<>();
 
 	/**
+	 * The queue priority a method asked to be called again at, or {@code null}.
+	 */
+	private Integer requeuePriority;
+
+	/**
 	 * Every write of the call, in order, several of one object included: a change showing
 	 * one of them is the handler's own.
 	 */
@@ -98,6 +103,23 @@ public final class HandlerCall {
 
 	void end() {
 		current.remove();
+	}
+
+	/**
+	 * Records the priority a method's {@link Result} asks to be called again at; of
+	 * several methods in one call, the highest wins.
+	 * @param priority the priority
+	 */
+	void requeuePriority(int priority) {
+		this.requeuePriority = (this.requeuePriority == null) ? priority : Math.max(this.requeuePriority, priority);
+	}
+
+	/**
+	 * Returns the priority a method asked to be called again at.
+	 * @return the priority, or {@code null} if none asked
+	 */
+	Integer requeuePriority() {
+		return this.requeuePriority;
 	}
 
 	/**

@@ -354,7 +354,14 @@ public final class HandlerMethod {
 			if (returned instanceof Duration duration) {
 				return duration;
 			}
-			return (returned instanceof Result result) ? result.requeueAfter() : null;
+			if (returned instanceof Result result) {
+				HandlerCall call = HandlerCall.current();
+				if (result.priority() != null && call != null) {
+					call.requeuePriority(result.priority());
+				}
+				return result.requeueAfter();
+			}
+			return null;
 		};
 	}
 

@@ -30,6 +30,7 @@ import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.ResourceKind;
 import io.github.kubeop.queue.DefaultRateLimitingQueue;
+import io.github.kubeop.queue.Priority;
 import io.github.kubeop.queue.RateLimiters;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -331,12 +332,12 @@ class ControllerTests {
 
 		void addAndAwaitDone(String key) {
 			this.done.remove(key);
-			super.add(key);
+			super.add(key, Priority.NORMAL);
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.done.contains(key));
 		}
 
 		@Override
-		public void add(String key) {
+		public void add(String key, int priority) {
 			if (key.equals(this.holding)) {
 				this.holding = null;
 				this.held.countDown();
@@ -348,7 +349,7 @@ class ControllerTests {
 				}
 			}
 			this.added.add(key);
-			super.add(key);
+			super.add(key, priority);
 		}
 
 		@Override

@@ -292,7 +292,7 @@ public class KubernetesTemplate {
 		}
 		T unchanged = unchangedLiveObject(kind, metadata, body, desired);
 		if (unchanged != null) {
-			return written(kind, unchanged, appliedState(body));
+			return written(kind, unchanged, appliedState(body), false, false);
 		}
 		String answer = send(kind, metadata, "", "PATCH", applyQuery(options),
 				RequestBody.create(body.toString(), APPLY_PATCH));
@@ -1094,6 +1094,14 @@ public class KubernetesTemplate {
 	}
 
 	private <T> T written(ResourceKind kind, T answer, String appliedState, boolean status) {
+		return written(kind, answer, appliedState, status, true);
+	}
+
+	/**
+	 * @param sent whether a request made the state: an apply that sent nothing returns
+	 * the live state, which may hold someone else's change, never a write of the call's
+	 */
+	private <T> T written(ResourceKind kind, T answer, String appliedState, boolean status, boolean sent) {
 		if (answer instanceof KubernetesObject object && object.getMetadata() != null) {
 			warnIfNoInformerCaches(kind, object);
 			if (status) {
@@ -1106,7 +1114,7 @@ public class KubernetesTemplate {
 			}
 			HandlerCall call = HandlerCall.current();
 			if (call != null) {
-				call.wrote(this.informers, kind, object);
+				call.wrote(this.informers, kind, object, sent);
 			}
 		}
 		return answer;

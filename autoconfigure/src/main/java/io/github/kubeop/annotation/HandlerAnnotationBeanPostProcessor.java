@@ -30,6 +30,7 @@ import io.github.kubeop.handler.HandlerEndpoint;
 import io.github.kubeop.handler.HandlerMethod;
 import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.handler.InvalidHandlerMethodException;
+import io.github.kubeop.handler.QueueSettings;
 import io.github.kubeop.handler.Reference;
 import io.github.kubeop.handler.ReferenceMapper;
 import io.kubernetes.client.common.KubernetesObject;
@@ -44,6 +45,11 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.core.annotation.MergedAnnotationSelectors;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
+import org.springframework.core.annotation.RepeatableContainers;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
 
@@ -127,6 +133,10 @@ public class HandlerAnnotationBeanPostProcessor
 		Map<Class<? extends KubernetesObject>, String> owned = new LinkedHashMap<>();
 		AnnotatedElementUtils.findMergedRepeatableAnnotations(targetClass, Owns.class)
 			.forEach((owns) -> owned.put(owns.value(), owns.informer()));
+		HandlerQueue declared = AnnotatedElementUtils.findMergedAnnotation(targetClass, HandlerQueue.class);
+		QueueSettings queue = (declared != null)
+				? new QueueSettings(declared.priorities(), declared.fairness(), declared.partitionLabel())
+				: QueueSettings.UNSET;
 		List<Reference> references = references(targetClass, beanName);
 		for (List<Method> group : byResource.values()) {
 			List<HandlerMethod> groupMethods = group.stream()
@@ -137,7 +147,8 @@ public class HandlerAnnotationBeanPostProcessor
 			String informer = informerName(group.get(0));
 			String name = (byResource.size() == 1) ? beanName : beanName + "-"
 					+ (informer.isEmpty() ? groupMethods.get(0).resourceType().getSimpleName() : informer);
-			endpoints.add(endpoint(name, informer.isEmpty() ? null : informer, group, groupMethods, owned, references));
+			endpoints.add(endpoint(name, informer.isEmpty() ? null : informer, group, groupMethods, owned, references,
+					queue));
 		}
 		register(endpoints);
 		return bean;
@@ -257,11 +268,11 @@ public class HandlerAnnotationBeanPostProcessor
 
 	private static HandlerEndpoint endpoint(String name, String informer, List<Method> group,
 			List<HandlerMethod> groupMethods, Map<Class<? extends KubernetesObject>, String> owned,
-			List<Reference> references) {
+			List<Reference> references, QueueSettings queue) {
 		String labelSelector = labelSelector(group);
 		try {
 			return new HandlerEndpoint(name, informer, groupMethods.get(0).resourceType(), groupMethods,
-					namespaces(group), labelSelector, owned, references);
+					namespaces(group), labelSelector, owned, references, queue);
 		}
 		catch (IllegalArgumentException ex) {
 			Method method = group.stream()
@@ -342,12 +353,25 @@ public class HandlerAnnotationBeanPostProcessor
 		return methods.keySet().stream().min((a, b) -> a.toGenericString().compareTo(b.toGenericString())).orElse(null);
 	}
 
+	/**
+	 * Returns the annotation as {@link AnnotatedElementUtils#findMergedAnnotation} does.
+	 */
+	private static <A extends Annotation> A merged(MergedAnnotations annotations, Class<A> type) {
+		return annotations.get(type, null, MergedAnnotationSelectors.firstDirectlyDeclared())
+			.synthesize(MergedAnnotation::isPresent)
+			.orElse(null);
+	}
+
 	private static HandlerMethod handlerMethod(Object bean, Method method) {
-		OnAdd add = AnnotatedElementUtils.findMergedAnnotation(method, OnAdd.class);
-		OnUpdate update = AnnotatedElementUtils.findMergedAnnotation(method, OnUpdate.class);
-		OnDelete delete = AnnotatedElementUtils.findMergedAnnotation(method, OnDelete.class);
-		Reconcile reconcile = AnnotatedElementUtils.findMergedAnnotation(method, Reconcile.class);
-		Cleanup cleanup = AnnotatedElementUtils.findMergedAnnotation(method, Cleanup.class);
+		// one search of the method's hierarchy, asked five times: every method of every
+		// bean comes here at start-up
+		MergedAnnotations annotations = MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY,
+				RepeatableContainers.none());
+		OnAdd add = merged(annotations, OnAdd.class);
+		OnUpdate update = merged(annotations, OnUpdate.class);
+		OnDelete delete = merged(annotations, OnDelete.class);
+		Reconcile reconcile = merged(annotations, Reconcile.class);
+		Cleanup cleanup = merged(annotations, Cleanup.class);
 		int count = ((add != null) ? 1 : 0) + ((update != null) ? 1 : 0) + ((delete != null) ? 1 : 0)
 				+ ((reconcile != null) ? 1 : 0) + ((cleanup != null) ? 1 : 0);
 		if (count == 0) {
@@ -362,12 +386,17 @@ public class HandlerAnnotationBeanPostProcessor
 			return HandlerMethod.of(bean, method, HandlerMethod.Kind.ADD, declaredType(add.informer()), false, false);
 		}
 		if (update != null) {
-			return HandlerMethod.of(bean, method, HandlerMethod.Kind.UPDATE, declaredType(update.informer()),
-					update.resync(), update.generationChanged());
+			return HandlerMethod
+				.of(bean, method, HandlerMethod.Kind.UPDATE, declaredType(update.informer()), update.resync(),
+						update.generationChanged())
+				.withOwnWrites(update.ownWrites());
 		}
 		if (reconcile != null) {
-			return HandlerMethod.of(bean, method, HandlerMethod.Kind.RECONCILE, declaredType(reconcile.informer()),
-					reconcile.resync(), false);
+			return HandlerMethod
+				.of(bean, method, HandlerMethod.Kind.RECONCILE, declaredType(reconcile.informer()), reconcile.resync(),
+						false)
+				.withOwnWrites(reconcile.ownWrites())
+				.withPruning(reconcile.prune());
 		}
 		if (cleanup != null) {
 			HandlerMethod handlerMethod = HandlerMethod.of(bean, method, HandlerMethod.Kind.CLEANUP,

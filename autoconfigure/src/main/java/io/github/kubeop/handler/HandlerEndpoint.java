@@ -42,13 +42,16 @@ import io.kubernetes.client.common.KubernetesObject;
  * @param owned owned types whose changes re-trigger their owner, by informer name (empty
  * for by type)
  * @param references types whose objects the handled objects reference, and how
+ * @param queue how the handler's queue orders keys, as declared with the handler (its
+ * properties may override it)
  * @author Kubeop authors
  */
 public record HandlerEndpoint(String name, String informerName, Class<? extends KubernetesObject> resourceType,
 		List<HandlerMethod> methods, Set<String> namespaces, String labelSelector,
-		Map<Class<? extends KubernetesObject>, String> owned, List<Reference> references) {
+		Map<Class<? extends KubernetesObject>, String> owned, List<Reference> references, QueueSettings queue) {
 
 	public HandlerEndpoint {
+		queue = (queue != null) ? queue : QueueSettings.UNSET;
 		methods = List.copyOf(methods);
 		references = List.copyOf(references);
 		namespaces = Set.copyOf(namespaces);
@@ -65,7 +68,8 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 	}
 
 	/**
-	 * Creates an endpoint without references.
+	 * Creates an endpoint without references, whose queue settings come from the
+	 * properties alone.
 	 * @param name the handler name
 	 * @param informerName the informer, or {@code null} to pick it by type
 	 * @param resourceType the resource type
@@ -77,7 +81,8 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 	public HandlerEndpoint(String name, String informerName, Class<? extends KubernetesObject> resourceType,
 			List<HandlerMethod> methods, Set<String> namespaces, String labelSelector,
 			Map<Class<? extends KubernetesObject>, String> owned) {
-		this(name, informerName, resourceType, methods, namespaces, labelSelector, owned, List.of());
+		this(name, informerName, resourceType, methods, namespaces, labelSelector, owned, List.of(),
+				QueueSettings.UNSET);
 	}
 
 	/**
@@ -174,6 +179,8 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 		private Set<String> namespaces = Set.of();
 
 		private String labelSelector;
+
+		private QueueSettings queue = QueueSettings.UNSET;
 
 		private Builder(String name, Class<T> resourceType) {
 			this.name = name;
@@ -303,12 +310,22 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 		}
 
 		/**
+		 * Orders the handler's queue so: priorities, fairness.
+		 * @param queue the settings; unset values come from the properties
+		 * @return this builder
+		 */
+		public Builder<T> queue(QueueSettings queue) {
+			this.queue = queue;
+			return this;
+		}
+
+		/**
 		 * Builds the endpoint.
 		 * @return the endpoint
 		 */
 		public HandlerEndpoint build() {
 			return new HandlerEndpoint(this.name, this.informer, this.resourceType, this.methods, this.namespaces,
-					this.labelSelector, this.owned, this.references);
+					this.labelSelector, this.owned, this.references, this.queue);
 		}
 
 	}

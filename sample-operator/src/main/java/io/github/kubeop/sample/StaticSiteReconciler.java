@@ -93,7 +93,6 @@ record StaticSiteReconciler(KubernetesTemplate kubernetes, Lister<V1Deployment> 
 	void cleanup(StaticSite site) {
 		directory().withdraw(site.getMetadata().getNamespace() + "/" + site.getMetadata().getName());
 	}
-	// end::reconciler[]
 
 	/**
 	 * The {@code Ready} condition: {@code True} once the Deployment controller has seen
@@ -130,3 +129,4 @@ record StaticSiteReconciler(KubernetesTemplate kubernetes, Lister<V1Deployment> 
 	}
 
 }
+// end::reconciler[]

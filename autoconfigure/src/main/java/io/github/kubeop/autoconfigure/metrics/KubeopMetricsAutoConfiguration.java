@@ -23,9 +23,11 @@ import io.github.kubeop.autoconfigure.ShardingLifecycle;
 import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.metrics.KubeopMetrics;
+import io.github.kubeop.write.KubernetesTemplate;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -49,6 +51,12 @@ public final class KubeopMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	KubeopMetrics kubeopMetrics(MeterRegistry registry) {
 		return new KubeopMetrics(registry);
+	}
+
+	@Bean
+	SmartInitializingSingleton kubeopTemplateMetricsBinder(KubeopMetrics metrics,
+			ObjectProvider<KubernetesTemplate> templates) {
+		return () -> templates.ifAvailable((template) -> template.setWriteListener(metrics));
 	}
 
 	@Bean

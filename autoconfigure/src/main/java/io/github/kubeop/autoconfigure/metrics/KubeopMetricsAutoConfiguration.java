@@ -23,6 +23,7 @@ import io.github.kubeop.autoconfigure.ShardingLifecycle;
 import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.metrics.KubeopMetrics;
+import io.github.kubeop.metrics.WebhookMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -49,6 +50,12 @@ public final class KubeopMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	KubeopMetrics kubeopMetrics(MeterRegistry registry) {
 		return new KubeopMetrics(registry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	WebhookMeters kubeopWebhookMeters(MeterRegistry registry) {
+		return new WebhookMeters(registry);
 	}
 
 	@Bean

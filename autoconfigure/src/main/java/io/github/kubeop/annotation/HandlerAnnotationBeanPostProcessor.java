@@ -30,6 +30,9 @@ import io.github.kubeop.handler.HandlerEndpoint;
 import io.github.kubeop.handler.HandlerMethod;
 import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.handler.InvalidHandlerMethodException;
+import io.github.kubeop.handler.QueueSettings;
+import io.github.kubeop.handler.Reference;
+import io.github.kubeop.handler.ReferenceMapper;
 import io.kubernetes.client.common.KubernetesObject;
 
 import org.springframework.aop.support.AopUtils;
@@ -42,6 +45,11 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.core.annotation.MergedAnnotationSelectors;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
+import org.springframework.core.annotation.RepeatableContainers;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
 
@@ -125,6 +133,11 @@ public class HandlerAnnotationBeanPostProcessor
 		Map<Class<? extends KubernetesObject>, String> owned = new LinkedHashMap<>();
 		AnnotatedElementUtils.findMergedRepeatableAnnotations(targetClass, Owns.class)
 			.forEach((owns) -> owned.put(owns.value(), owns.informer()));
+		HandlerQueue declared = AnnotatedElementUtils.findMergedAnnotation(targetClass, HandlerQueue.class);
+		QueueSettings queue = (declared != null)
+				? new QueueSettings(declared.priorities(), declared.fairness(), declared.partitionLabel())
+				: QueueSettings.UNSET;
+		List<Reference> references = references(targetClass, beanName);
 		for (List<Method> group : byResource.values()) {
 			List<HandlerMethod> groupMethods = group.stream()
 				.map((method) -> handlerMethods.get(method.toGenericString()))
@@ -134,7 +147,8 @@ public class HandlerAnnotationBeanPostProcessor
 			String informer = informerName(group.get(0));
 			String name = (byResource.size() == 1) ? beanName : beanName + "-"
 					+ (informer.isEmpty() ? groupMethods.get(0).resourceType().getSimpleName() : informer);
-			endpoints.add(endpoint(name, informer.isEmpty() ? null : informer, group, groupMethods, owned));
+			endpoints.add(endpoint(name, informer.isEmpty() ? null : informer, group, groupMethods, owned, references,
+					queue));
 		}
 		register(endpoints);
 		return bean;
@@ -215,12 +229,50 @@ public class HandlerAnnotationBeanPostProcessor
 		}
 	}
 
+	/**
+	 * Returns the references a handler class declares; a mapper is a bean looked up by
+	 * name when first called, checked to exist now.
+	 */
+	private List<Reference> references(Class<?> targetClass, String beanName) {
+		List<Reference> references = new ArrayList<>();
+		for (References declared : AnnotatedElementUtils.findMergedRepeatableAnnotations(targetClass,
+				References.class)) {
+			ReferenceMapper<?> mapper = declared.mapper().isEmpty() ? null : mapper(declared, targetClass, beanName);
+			try {
+				Reference reference = new Reference(declared.value(), declared.informer(), declared.path(),
+						declared.namespacePath(), mapper, declared.referencedOnly());
+				references.add(reference);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalStateException("@References on handler bean '" + beanName + "' ("
+						+ targetClass.getName() + "): " + ex.getMessage(), ex);
+			}
+		}
+		return references;
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private ReferenceMapper<?> mapper(References declared, Class<?> targetClass, String beanName) {
+		String mapperName = declared.mapper();
+		if (this.beanFactory != null && (!this.beanFactory.containsBean(mapperName)
+				|| !this.beanFactory.isTypeMatch(mapperName, ReferenceMapper.class))) {
+			throw new IllegalStateException("@References on handler bean '" + beanName + "' (" + targetClass.getName()
+					+ ") names mapper '" + mapperName
+					+ "', which is not a ReferenceMapper bean; declare a bean of that name implementing "
+					+ ReferenceMapper.class.getName());
+		}
+		BeanFactory beans = this.beanFactory;
+		return (object) -> ((ReferenceMapper) beans.getBean(mapperName, ReferenceMapper.class))
+			.primaries((KubernetesObject) object);
+	}
+
 	private static HandlerEndpoint endpoint(String name, String informer, List<Method> group,
-			List<HandlerMethod> groupMethods, Map<Class<? extends KubernetesObject>, String> owned) {
+			List<HandlerMethod> groupMethods, Map<Class<? extends KubernetesObject>, String> owned,
+			List<Reference> references, QueueSettings queue) {
 		String labelSelector = labelSelector(group);
 		try {
 			return new HandlerEndpoint(name, informer, groupMethods.get(0).resourceType(), groupMethods,
-					namespaces(group), labelSelector, owned);
+					namespaces(group), labelSelector, owned, references, queue);
 		}
 		catch (IllegalArgumentException ex) {
 			Method method = group.stream()
@@ -301,12 +353,25 @@ public class HandlerAnnotationBeanPostProcessor
 		return methods.keySet().stream().min((a, b) -> a.toGenericString().compareTo(b.toGenericString())).orElse(null);
 	}
 
+	/**
+	 * Returns the annotation as {@link AnnotatedElementUtils#findMergedAnnotation} does.
+	 */
+	private static <A extends Annotation> A merged(MergedAnnotations annotations, Class<A> type) {
+		return annotations.get(type, null, MergedAnnotationSelectors.firstDirectlyDeclared())
+			.synthesize(MergedAnnotation::isPresent)
+			.orElse(null);
+	}
+
 	private static HandlerMethod handlerMethod(Object bean, Method method) {
-		OnAdd add = AnnotatedElementUtils.findMergedAnnotation(method, OnAdd.class);
-		OnUpdate update = AnnotatedElementUtils.findMergedAnnotation(method, OnUpdate.class);
-		OnDelete delete = AnnotatedElementUtils.findMergedAnnotation(method, OnDelete.class);
-		Reconcile reconcile = AnnotatedElementUtils.findMergedAnnotation(method, Reconcile.class);
-		Cleanup cleanup = AnnotatedElementUtils.findMergedAnnotation(method, Cleanup.class);
+		// one search of the method's hierarchy, asked five times: every method of every
+		// bean comes here at start-up
+		MergedAnnotations annotations = MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY,
+				RepeatableContainers.none());
+		OnAdd add = merged(annotations, OnAdd.class);
+		OnUpdate update = merged(annotations, OnUpdate.class);
+		OnDelete delete = merged(annotations, OnDelete.class);
+		Reconcile reconcile = merged(annotations, Reconcile.class);
+		Cleanup cleanup = merged(annotations, Cleanup.class);
 		int count = ((add != null) ? 1 : 0) + ((update != null) ? 1 : 0) + ((delete != null) ? 1 : 0)
 				+ ((reconcile != null) ? 1 : 0) + ((cleanup != null) ? 1 : 0);
 		if (count == 0) {
@@ -321,12 +386,17 @@ public class HandlerAnnotationBeanPostProcessor
 			return HandlerMethod.of(bean, method, HandlerMethod.Kind.ADD, declaredType(add.informer()), false, false);
 		}
 		if (update != null) {
-			return HandlerMethod.of(bean, method, HandlerMethod.Kind.UPDATE, declaredType(update.informer()),
-					update.resync(), update.generationChanged());
+			return HandlerMethod
+				.of(bean, method, HandlerMethod.Kind.UPDATE, declaredType(update.informer()), update.resync(),
+						update.generationChanged())
+				.withOwnWrites(update.ownWrites());
 		}
 		if (reconcile != null) {
-			return HandlerMethod.of(bean, method, HandlerMethod.Kind.RECONCILE, declaredType(reconcile.informer()),
-					reconcile.resync(), false);
+			return HandlerMethod
+				.of(bean, method, HandlerMethod.Kind.RECONCILE, declaredType(reconcile.informer()), reconcile.resync(),
+						false)
+				.withOwnWrites(reconcile.ownWrites())
+				.withPruning(reconcile.prune());
 		}
 		if (cleanup != null) {
 			HandlerMethod handlerMethod = HandlerMethod.of(bean, method, HandlerMethod.Kind.CLEANUP,

@@ -80,4 +80,15 @@ public @interface OnUpdate {
 	 */
 	boolean generationChanged() default false;
 
+	/**
+	 * Whether a change that only this handler's own writes made (through
+	 * {@code KubernetesTemplate}: the handled object's status or metadata, an owned
+	 * object it applied) calls this method again. Off by default: a handler's own write
+	 * comes back as a watch event, and calling the handler for it only repeats the call
+	 * that made it. A change anyone else made is always delivered, one that lands between
+	 * two own writes included.
+	 * @return whether own writes call this method again
+	 */
+	boolean ownWrites() default false;
+
 }

@@ -76,4 +76,30 @@ public @interface Reconcile {
 	 */
 	boolean resync() default false;
 
+	/**
+	 * Whether a change that only this handler's own writes made (through
+	 * {@code KubernetesTemplate}: the handled object's status or metadata, an owned
+	 * object it applied) calls this method again. Off by default: a handler's own write
+	 * comes back as a watch event, and calling the handler for it only repeats the call
+	 * that made it. A change anyone else made is always delivered, one that lands between
+	 * two own writes included.
+	 * @return whether own writes call this method again
+	 */
+	boolean ownWrites() default false;
+
+	/**
+	 * Whether objects this handler owns that a call no longer applies are deleted after
+	 * the call returned normally (a consumer removed from a list takes its Secret or its
+	 * Deployment with it). An object is deleted only if all of these hold: its type is
+	 * declared with {@link Owns} on the handler's class; its controller owner reference
+	 * names the handled object (by UID); the operator's field manager manages some of its
+	 * fields; and the call, which returned without an exception, did not apply it. It is
+	 * deleted with preconditions on the UID and resourceVersion that were checked, in the
+	 * background, so an object that changed meanwhile is kept until the next reconcile.
+	 * Off by default. Whatever the handled object owns is still deleted by the garbage
+	 * collector when the handled object goes.
+	 * @return whether owned objects no longer applied are deleted
+	 */
+	boolean prune() default false;
+
 }

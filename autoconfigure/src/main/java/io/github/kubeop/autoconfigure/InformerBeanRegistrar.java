@@ -17,42 +17,18 @@
 package io.github.kubeop.autoconfigure;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.EnumSet;
-import java.util.LinkedHashSet;
-import java.util.Set;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
 
-import io.github.kubeop.annotation.InformerIndex;
-import io.github.kubeop.annotation.InformerTransform;
-import io.github.kubeop.informer.CustomResourceDefinitionNotFoundException;
-import io.github.kubeop.informer.IndexFunction;
-import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
-import io.github.kubeop.informer.PartialObjectMetadata;
 import io.github.kubeop.informer.ResourceInformer;
-import io.github.kubeop.informer.StandardTransform;
-import io.github.kubeop.informer.TransformFunction;
-import io.github.kubeop.informer.UnknownResourceException;
-import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Indexer;
 import io.kubernetes.client.informer.cache.Lister;
-import io.kubernetes.client.util.ModelMapper;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 
-import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.AutowireCapableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 
@@ -64,6 +40,12 @@ import org.springframework.core.env.Environment;
  * The {@code Lister} and {@code Indexer} beans return deep copies, the caller's to change
  * (see {@link ResourceInformer#copyingIndexer()}). Properties are checked here, before
  * any bean is created, so that a wrong value fails startup naming the property.
+ * <p>
+ * The beans are created by the factory methods of {@link InformerBeans} from the
+ * informer's name, so that Spring's ahead-of-time processing writes their definitions as
+ * code; this registrar is then left out of the processed application (it would register
+ * them twice, see {@link KubeopAotProcessor}), and the specs bean binds and checks the
+ * properties again at run time.
  *
  * @author Kubeop authors
  */
@@ -77,6 +59,8 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 	 */
 	static final Duration MIN_STALL_TIMEOUT = Duration.ofSeconds(90);
 
+	static final String SPECS_BEAN = "kubeopInformerSpecs";
+
 	private final Environment environment;
 
 	InformerBeanRegistrar(Environment environment) {
@@ -85,258 +69,43 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 
 	@Override
 	public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
-		KubeopProperties.Informers informers = Binder.get(this.environment)
-			.bind(PREFIX, Bindable.of(KubeopProperties.Informers.class))
-			.orElseGet(KubeopProperties.Informers::new);
-		if (!informers.isEnabled()) {
+		InformerSpecs specs = InformerSpecs.bind(this.environment, (BeanFactory) registry);
+		if (specs == null) {
 			return;
 		}
-		checkDefaults(informers);
-		KubeopProperties.Sharding sharding = Binder.get(this.environment)
-			.bind(ShardingSettings.PREFIX, Bindable.of(KubeopProperties.Sharding.class))
-			.orElseGet(KubeopProperties.Sharding::new);
-		boolean labels = sharding.isEnabled() && sharding.getMode() == KubeopProperties.Sharding.Mode.LABELS;
-		String group = (sharding.getName() != null && !sharding.getName().isBlank()) ? sharding.getName()
-				: this.environment.getProperty("spring.application.name", "kubeop");
-		BeanFactory beanFactory = (BeanFactory) registry;
-		KubernetesResourceClasses customResources = KubernetesResourceClasses.scan(beanFactory);
-		informers.getResources().forEach((name, resource) -> {
-			InformerSpec<?> spec = spec(name, resource, informers, customResources);
-			if (labels && sharding.getInformers().contains(name)) {
-				// this replica caches only the objects of its shard
-				spec = spec.withLabelSelector(ShardingSettings.shardSelector(spec.labelSelector(), group,
-						ShardingSettings.identity(sharding)));
-			}
-			registerInformer(registry, beanFactory, name, spec, transformBeanNames(resource));
-		});
+		ClientClassesWarmUp.start();
+		RootBeanDefinition specsBean = factoryMethodBean(InformerSpecs.class, "informerSpecs", specs.names());
+		registry.registerBeanDefinition(SPECS_BEAN, specsBean);
+		for (String name : specs.names()) {
+			register(registry, name, specs.spec(name));
+		}
 	}
 
-	private <T extends KubernetesObject> void registerInformer(BeanDefinitionRegistry registry, BeanFactory beanFactory,
-			String name, InformerSpec<T> spec, List<String> transformBeans) {
+	private void register(BeanDefinitionRegistry registry, String name, InformerSpec<?> spec) {
 		String informerBean = name + "Informer";
-		RootBeanDefinition informer = new RootBeanDefinition(ResourceInformer.class);
+		RootBeanDefinition informer = factoryMethodBean(ResourceInformer.class, "informer", name);
 		informer.setTargetType(ResolvableType.forClassWithGenerics(ResourceInformer.class, spec.type()));
-		informer
-			.setInstanceSupplier(() -> createInformer(beanFactory, withTransforms(beanFactory, spec, transformBeans)));
+		informer.setDependsOn(SPECS_BEAN);
 		registry.registerBeanDefinition(informerBean, informer);
-		register(registry, name + "Lister", Lister.class, spec.type(),
-				() -> informer(beanFactory, informerBean).copyingLister());
-		register(registry, name + "Indexer", Indexer.class, spec.type(),
-				() -> informer(beanFactory, informerBean).copyingIndexer());
-	}
-
-	private static <T extends KubernetesObject> ResourceInformer<T> createInformer(BeanFactory beanFactory,
-			InformerSpec<T> spec) {
-		InformerSpec<T> indexed = spec;
-		for (String indexName : indexNames(beanFactory, spec)) {
-			try {
-				@SuppressWarnings("unchecked")
-				Function<T, List<String>> function = beanFactory.getBean(indexName, IndexFunction.class);
-				indexed = indexed.withIndexer(indexName, function);
-			}
-			catch (BeansException ex) {
-				throw new InvalidConfigurationPropertyValueException(PREFIX + ".resources." + spec.name() + ".indexers",
-						indexName,
-						"there is no IndexFunction bean named '" + indexName + "' (" + ex.getMessage() + ")");
-			}
-		}
-		try {
-			return beanFactory.getBean(InformerRegistry.class).informer(indexed);
-		}
-		catch (CustomResourceDefinitionNotFoundException ex) {
-			// the class, not a property value, is what the user must act on
-			throw ex;
-		}
-		catch (UnknownResourceException ex) {
-			String property = PREFIX + ".resources." + spec.name()
-					+ ((ex.getKind() != null) ? ".kind" : ".api-version");
-			throw new InvalidConfigurationPropertyValueException(property,
-					(ex.getKind() != null) ? ex.getKind() : ex.getApiVersion(), ex.getMessage());
-		}
+		RootBeanDefinition lister = factoryMethodBean(Lister.class, "lister", informerBean);
+		lister.setTargetType(ResolvableType.forClassWithGenerics(Lister.class, spec.type()));
+		registry.registerBeanDefinition(name + "Lister", lister);
+		RootBeanDefinition indexer = factoryMethodBean(Indexer.class, "indexer", informerBean);
+		indexer.setTargetType(ResolvableType.forClassWithGenerics(Indexer.class, spec.type()));
+		registry.registerBeanDefinition(name + "Indexer", indexer);
 	}
 
 	/**
-	 * Returns the spec with the transform beans the property names and those annotated
-	 * with {@link InformerTransform} for this informer, in that order.
+	 * Returns the definition of a bean made by a static factory method of
+	 * {@link InformerBeans} from a value given here and beans autowired by type.
 	 */
-	@SuppressWarnings("unchecked")
-	private static <T extends KubernetesObject> InformerSpec<T> withTransforms(BeanFactory beanFactory,
-			InformerSpec<T> spec, List<String> transformBeans) {
-		Set<String> names = new LinkedHashSet<>(transformBeans);
-		if (beanFactory instanceof ListableBeanFactory listable) {
-			for (String beanName : listable.getBeanNamesForAnnotation(InformerTransform.class)) {
-				InformerTransform transform = listable.findAnnotationOnBean(beanName, InformerTransform.class);
-				if (transform != null && Arrays.asList(transform.value()).contains(spec.name())) {
-					names.add(beanName);
-				}
-			}
-		}
-		InformerSpec<T> transformed = spec;
-		String property = PREFIX + ".resources." + spec.name() + ".transforms";
-		for (String beanName : names) {
-			if (!beanFactory.containsBean(beanName) || !beanFactory.isTypeMatch(beanName, TransformFunction.class)) {
-				throw new InvalidConfigurationPropertyValueException(property, beanName,
-						"it is neither a ready-made transform (" + StandardTransform.propertyValues()
-								+ ") nor the name of a TransformFunction bean");
-			}
-			if (!beanFactory.isTypeMatch(beanName,
-					ResolvableType.forClassWithGenerics(TransformFunction.class, spec.type()))) {
-				throw new InvalidConfigurationPropertyValueException(property, beanName,
-						"the TransformFunction bean '" + beanName + "' does not take " + spec.type().getName()
-								+ ", the type informer '" + spec.name() + "' holds");
-			}
-			transformed = transformed.withTransform(beanFactory.getBean(beanName, TransformFunction.class));
-		}
-		return transformed;
-	}
-
-	/**
-	 * Returns the entries of the transforms property that are not ready-made transforms:
-	 * names of transform beans, resolved when the informer is created.
-	 */
-	private static List<String> transformBeanNames(KubeopProperties.Resource resource) {
-		return resource.getTransforms()
-			.stream()
-			.map(String::trim)
-			.filter((name) -> StandardTransform.forPropertyValue(name) == null)
-			.toList();
-	}
-
-	private static Set<String> indexNames(BeanFactory beanFactory, InformerSpec<?> spec) {
-		Set<String> names = new LinkedHashSet<>(spec.indexers().keySet());
-		if (beanFactory instanceof ListableBeanFactory listable) {
-			for (String beanName : listable.getBeanNamesForAnnotation(InformerIndex.class)) {
-				InformerIndex index = listable.findAnnotationOnBean(beanName, InformerIndex.class);
-				if (index != null && Arrays.asList(index.value()).contains(spec.name())) {
-					names.add(beanName);
-				}
-			}
-		}
-		return names;
-	}
-
-	@SuppressWarnings("unchecked")
-	private static ResourceInformer<KubernetesObject> informer(BeanFactory beanFactory, String beanName) {
-		return beanFactory.getBean(beanName, ResourceInformer.class);
-	}
-
-	private static <B> void register(BeanDefinitionRegistry registry, String beanName, Class<B> beanClass,
-			Class<?> type, java.util.function.Supplier<B> supplier) {
-		RootBeanDefinition definition = new RootBeanDefinition(beanClass);
-		definition.setTargetType(ResolvableType.forClassWithGenerics(beanClass, type));
-		definition.setInstanceSupplier(supplier);
-		registry.registerBeanDefinition(beanName, definition);
-	}
-
-	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static InformerSpec<?> spec(String name, KubeopProperties.Resource resource,
-			KubeopProperties.Informers defaults, KubernetesResourceClasses customResources) {
-		String property = PREFIX + ".resources." + name;
-		if (resource.getApiVersion() == null || resource.getApiVersion().isBlank()) {
-			throw new InvalidConfigurationPropertyValueException(property + ".api-version", null,
-					"an apiVersion is required, such as 'v1' or 'apps/v1'");
-		}
-		if (resource.getKind() == null || resource.getKind().isBlank()) {
-			throw new InvalidConfigurationPropertyValueException(property + ".kind", null,
-					"a kind (such as 'Pod') or plural resource name (such as 'pods') is required");
-		}
-		Duration resync = (resource.getResyncPeriod() != null) ? resource.getResyncPeriod()
-				: defaults.getResyncPeriod();
-		requireNotNegative(property + ".resync-period", resync);
-		Class type = type(property, resource, customResources);
-		if (resource.isMetadataOnly()) {
-			if (resource.getType() != null && resource.getType() != PartialObjectMetadata.class) {
-				throw new InvalidConfigurationPropertyValueException(property + ".type", resource.getType().getName(),
-						"a metadata-only informer (" + property + ".metadata-only) holds "
-								+ PartialObjectMetadata.class.getName() + "; remove the type, or the metadata-only "
-								+ "flag to cache full objects");
-			}
-			type = PartialObjectMetadata.class;
-		}
-		Set<StandardTransform> standardTransforms = EnumSet.noneOf(StandardTransform.class);
-		for (String transform : resource.getTransforms()) {
-			if (transform == null || transform.isBlank()) {
-				throw new InvalidConfigurationPropertyValueException(property + ".transforms", transform,
-						"a transform name is blank; use " + StandardTransform.propertyValues()
-								+ " or the name of a TransformFunction bean");
-			}
-			StandardTransform standard = StandardTransform.forPropertyValue(transform.trim());
-			if (standard != null) {
-				standardTransforms.add(standard);
-			}
-		}
-		if (resource.isLean()) {
-			standardTransforms.add(StandardTransform.DEDUPLICATE_STRINGS);
-		}
-		List<String> namespaces = resource.getNamespaces().isEmpty() ? defaults.getNamespaces()
-				: resource.getNamespaces();
-		Map<String, Function<KubernetesObject, List<String>>> indexers = new LinkedHashMap<>();
-		// placeholders until the index function beans are resolved at informer creation
-		resource.getIndexers().forEach((indexName) -> indexers.put(indexName, (object) -> List.of()));
-		return new InformerSpec(name, resource.getApiVersion().trim(), resource.getKind().trim(), type,
-				new ArrayList<>(namespaces), resource.getLabelSelector(), resource.getFieldSelector(), resync,
-				resource.isStripManagedFields(), indexers, defaults.getPageSize(), defaults.getWatchTimeout(),
-				defaults.getStallTimeout(), defaults.getPingInterval(), standardTransforms, List.of());
-	}
-
-	private static Class<?> type(String property, KubeopProperties.Resource resource,
-			KubernetesResourceClasses customResources) {
-		if (resource.getType() != null) {
-			if (!KubernetesObject.class.isAssignableFrom(resource.getType())) {
-				throw new InvalidConfigurationPropertyValueException(property + ".type", resource.getType().getName(),
-						"the type must implement io.kubernetes.client.common.KubernetesObject; to read custom "
-								+ "resources as your own class, extend io.github.kubeop.resource.CustomResource and "
-								+ "annotate it with @KubernetesResource");
-			}
-			return resource.getType();
-		}
-		String apiVersion = resource.getApiVersion().trim();
-		int slash = apiVersion.indexOf('/');
-		String group = (slash < 0) ? "" : apiVersion.substring(0, slash);
-		String version = apiVersion.substring(slash + 1);
-		Class<?> model = ModelMapper.preBuiltGetApiTypeClass(group, version, resource.getKind().trim());
-		if (model != null) {
-			return model;
-		}
-		Class<?> custom = customResources.find(group, version, resource.getKind().trim());
-		return (custom != null) ? custom : DynamicKubernetesObject.class;
-	}
-
-	private static void checkDefaults(KubeopProperties.Informers informers) {
-		requireNotNegative(PREFIX + ".resync-period", informers.getResyncPeriod());
-		requirePositive(PREFIX + ".sync-timeout", informers.getSyncTimeout());
-		requirePositive(PREFIX + ".watch-timeout", informers.getWatchTimeout());
-		requireNotNegative(PREFIX + ".stall-timeout", informers.getStallTimeout());
-		if (informers.getStallTimeout() == null || (!informers.getStallTimeout().isZero()
-				&& informers.getStallTimeout().compareTo(MIN_STALL_TIMEOUT) < 0)) {
-			throw new InvalidConfigurationPropertyValueException(PREFIX + ".stall-timeout", informers.getStallTimeout(),
-					"the API server sends a watch a bookmark only every minute, so a quiet, healthy watch would be "
-							+ "taken for dead and replaced again and again; use at least "
-							+ MIN_STALL_TIMEOUT.toSeconds() + "s, or 0 to find dead connections by HTTP/2 pings alone ("
-							+ PREFIX + ".ping-interval)");
-		}
-		requireNotNegative(PREFIX + ".ping-interval", informers.getPingInterval());
-		if (informers.getPingInterval() == null) {
-			throw new InvalidConfigurationPropertyValueException(PREFIX + ".ping-interval", null,
-					"a ping interval is required; use 0 to disable pings");
-		}
-		if (informers.getPageSize() < 1) {
-			throw new InvalidConfigurationPropertyValueException(PREFIX + ".page-size", informers.getPageSize(),
-					"the page size must be at least 1");
-		}
-	}
-
-	private static void requireNotNegative(String property, Duration duration) {
-		if (duration != null && duration.isNegative()) {
-			throw new InvalidConfigurationPropertyValueException(property, duration,
-					"the duration must not be negative; use 0 to disable");
-		}
-	}
-
-	private static void requirePositive(String property, Duration duration) {
-		if (duration == null || duration.isNegative() || duration.isZero()) {
-			throw new InvalidConfigurationPropertyValueException(property, duration, "the duration must be positive");
-		}
+	private static RootBeanDefinition factoryMethodBean(Class<?> type, String factoryMethod, Object argument) {
+		RootBeanDefinition definition = new RootBeanDefinition(InformerBeans.class);
+		definition.setFactoryMethodName(factoryMethod);
+		definition.getConstructorArgumentValues().addIndexedArgumentValue(0, argument);
+		definition.setAutowireMode(AutowireCapableBeanFactory.AUTOWIRE_CONSTRUCTOR);
+		definition.setTargetType(type);
+		return definition;
 	}
 
 }

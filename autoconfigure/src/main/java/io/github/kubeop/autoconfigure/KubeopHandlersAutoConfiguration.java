@@ -18,15 +18,18 @@ package io.github.kubeop.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 import io.github.kubeop.annotation.HandlerAnnotationBeanPostProcessor;
 import io.github.kubeop.handler.HandlerObserver;
 import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.handler.HandlersLifecycle;
+import io.github.kubeop.handler.QueueSettings;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.leader.LeaderElectionConfig;
 import io.github.kubeop.leader.LeaderElector;
+import io.github.kubeop.write.KubernetesTemplate;
 import io.github.kubeop.queue.DefaultRateLimitingQueue;
 import io.github.kubeop.queue.QueueMetrics;
 import io.github.kubeop.queue.QueueMetricsFactory;
@@ -86,14 +89,23 @@ public final class KubeopHandlersAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(InformerRegistry.class)
 	HandlerRegistrar kubeopHandlerRegistrar(InformerRegistry informers, KubeopProperties properties,
-			ObjectProvider<HandlerObserver> observers, ObjectProvider<QueueMetricsFactory> queueMetrics) {
+			ObjectProvider<HandlerObserver> observers, ObjectProvider<QueueMetricsFactory> queueMetrics,
+			ObjectProvider<KubernetesTemplate> templates) {
 		KubeopProperties.Handlers handlers = properties.getHandlers();
 		check(handlers);
 		List<HandlerObserver> all = observers.orderedStream().toList();
 		QueueMetricsFactory metrics = queueMetrics.getIfAvailable(() -> (queue) -> QueueMetrics.NOOP);
-		return new HandlerRegistrar(informers, properties.getInformers().getNamespaces(),
-				properties.getInformers().getResyncPeriod(), (name) -> queue(name, handlers, metrics),
-				(name) -> workers(name, handlers), composite(all));
+		HandlerRegistrar registrar = new HandlerRegistrar(informers, properties.getInformers().getNamespaces(),
+				properties.getInformers().getResyncPeriod(), (name, lanes) -> queue(name, handlers, metrics, lanes),
+				(name) -> workers(name, handlers), composite(all),
+				(name, declared) -> queueSettings(name, declared, handlers));
+		registrar.setCallTimeouts((name) -> callTimeout(name, handlers));
+		// read when a handler prunes, after every singleton exists
+		registrar.setFieldManager(() -> {
+			KubernetesTemplate template = templates.getIfAvailable();
+			return (template != null) ? template.getFieldManager() : null;
+		});
+		return registrar;
 	}
 
 	@Bean
@@ -138,6 +150,11 @@ public final class KubeopHandlersAutoConfiguration {
 
 	static RateLimitingQueue<String> queue(String name, KubeopProperties.Handlers handlers,
 			QueueMetricsFactory metrics) {
+		return queue(name, handlers, metrics, null);
+	}
+
+	static RateLimitingQueue<String> queue(String name, KubeopProperties.Handlers handlers, QueueMetricsFactory metrics,
+			Function<String, String> lanes) {
 		KubeopProperties.RateLimiter defaults = handlers.getRateLimiter();
 		KubeopProperties.Handler handler = handlers.getControllers().get(name);
 		KubeopProperties.RateLimiter own = (handler != null) ? handler.getRateLimiter() : null;
@@ -146,7 +163,35 @@ public final class KubeopHandlersAutoConfiguration {
 		double qps = pick(own != null ? own.getQps() : null, defaults.getQps());
 		int burst = pick(own != null ? own.getBurst() : null, defaults.getBurst());
 		return new DefaultRateLimitingQueue<>(name, RateLimiters.controllerRateLimiter(base, max, qps, burst),
-				metrics.queueMetrics(name), Ticker.system());
+				metrics.queueMetrics(name), Ticker.system(), lanes);
+	}
+
+	/**
+	 * A handler's queue settings: its properties, else what it declares
+	 * ({@code @HandlerQueue}), else {@code kubeop.handlers.*}; a partition label no
+	 * object could carry fails startup, naming where it was set.
+	 */
+	static QueueSettings queueSettings(String name, QueueSettings declared, KubeopProperties.Handlers handlers) {
+		KubeopProperties.Handler handler = handlers.getControllers().get(name);
+		QueueSettings own = (handler != null)
+				? new QueueSettings(handler.getPriorities(), handler.getFairness(), handler.getPartitionLabel())
+				: QueueSettings.UNSET;
+		QueueSettings defaults = new QueueSettings(handlers.isPriorities(), handlers.getFairness(),
+				handlers.getPartitionLabel());
+		QueueSettings settings = own.orElse(declared).orElse(defaults);
+		if (settings.fairness() == QueueSettings.Fairness.LABEL) {
+			String source = (own.partitionLabel() != null) ? PREFIX + ".controllers." + name + ".partition-label"
+					: (declared.partitionLabel() != null) ? "@HandlerQueue(partitionLabel) of handler '" + name + "'"
+							: PREFIX + ".partition-label";
+			try {
+				QueueSettings.checkPartitionLabel(settings.partitionLabel());
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidConfigurationPropertyValueException(source, settings.partitionLabel(),
+						"handler '" + name + "' takes turns by label: " + ex.getMessage());
+			}
+		}
+		return settings;
 	}
 
 	static int workers(String name, KubeopProperties.Handlers handlers) {
@@ -160,6 +205,12 @@ public final class KubeopHandlersAutoConfiguration {
 		return workers;
 	}
 
+	static Duration callTimeout(String name, KubeopProperties.Handlers handlers) {
+		KubeopProperties.Handler handler = handlers.getControllers().get(name);
+		return (handler != null && handler.getCallTimeout() != null) ? handler.getCallTimeout()
+				: handlers.getCallTimeout();
+	}
+
 	private static void check(KubeopProperties.Handlers handlers) {
 		if (handlers.getWorkers() < 1) {
 			throw new InvalidConfigurationPropertyValueException(PREFIX + ".workers", handlers.getWorkers(),
@@ -169,10 +220,43 @@ public final class KubeopHandlersAutoConfiguration {
 			throw new InvalidConfigurationPropertyValueException(PREFIX + ".shutdown-timeout",
 					handlers.getShutdownTimeout(), "the timeout must not be negative");
 		}
+		checkCallTimeout(PREFIX + ".call-timeout", handlers.getCallTimeout());
 		check(PREFIX + ".rate-limiter", handlers.getRateLimiter());
-		handlers.getControllers()
-			.forEach((name, handler) -> check(PREFIX + ".controllers." + name + ".rate-limiter",
-					handler.getRateLimiter()));
+		handlers.getControllers().forEach((name, handler) -> {
+			check(PREFIX + ".controllers." + name + ".rate-limiter", handler.getRateLimiter());
+			checkCallTimeout(PREFIX + ".controllers." + name + ".call-timeout", handler.getCallTimeout());
+		});
+		// a label set in the properties is checked at once; one a handler declares, when
+		// the handler registers
+		if (handlers.getFairness() == QueueSettings.Fairness.LABEL || handlers.getPartitionLabel() != null) {
+			checkPartitionLabel(PREFIX + ".partition-label", handlers.getPartitionLabel());
+		}
+		handlers.getControllers().forEach((name, handler) -> {
+			if (handler.getPartitionLabel() != null) {
+				checkPartitionLabel(PREFIX + ".controllers." + name + ".partition-label", handler.getPartitionLabel());
+			}
+		});
+	}
+
+	private static void checkPartitionLabel(String property, String label) {
+		try {
+			QueueSettings.checkPartitionLabel(label);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidConfigurationPropertyValueException(property, label,
+					"handler queues take turns by label: " + ex.getMessage());
+		}
+	}
+
+	private static void checkCallTimeout(String property, Duration timeout) {
+		if (timeout == null && property.equals(PREFIX + ".call-timeout")) {
+			throw new InvalidConfigurationPropertyValueException(property, null,
+					"the timeout must be set; use 0 for calls without a time limit");
+		}
+		if (timeout != null && timeout.isNegative()) {
+			throw new InvalidConfigurationPropertyValueException(property, timeout,
+					"the timeout must not be negative; use 0 for calls without a time limit");
+		}
 	}
 
 	private static void check(String prefix, KubeopProperties.RateLimiter limiter) {

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.kubeop.handler.QueueSettings;
 import io.github.kubeop.informer.ListStrategy;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -639,9 +640,34 @@ public class KubeopProperties {
 		private Duration shutdownTimeout = Duration.ofSeconds(30);
 
 		/**
+		 * How long one handler call may run; a call past it has its worker thread
+		 * interrupted and is retried with back-off. Zero for no limit.
+		 */
+		private Duration callTimeout = Duration.ofMinutes(5);
+
+		/**
 		 * Retry back-off of every handler.
 		 */
 		private final RateLimiter rateLimiter = new RateLimiter();
+
+		/**
+		 * Whether handler queues order keys by priority: every real change before the
+		 * objects queued because a handler started, was activated or resynced.
+		 */
+		private boolean priorities = true;
+
+		/**
+		 * How keys of a handler queue take turns: none (in the order queued), namespace
+		 * (round-robin across namespaces) or label (round-robin across the values of
+		 * partition-label).
+		 */
+		private QueueSettings.Fairness fairness = QueueSettings.Fairness.NONE;
+
+		/**
+		 * Label whose values are the lanes when fairness is label, such as
+		 * example.com/tenant.
+		 */
+		private String partitionLabel;
 
 		/**
 		 * Settings of single handlers, by handler name (the bean name).
@@ -672,8 +698,40 @@ public class KubeopProperties {
 			this.shutdownTimeout = shutdownTimeout;
 		}
 
+		public Duration getCallTimeout() {
+			return this.callTimeout;
+		}
+
+		public void setCallTimeout(Duration callTimeout) {
+			this.callTimeout = callTimeout;
+		}
+
 		public RateLimiter getRateLimiter() {
 			return this.rateLimiter;
+		}
+
+		public boolean isPriorities() {
+			return this.priorities;
+		}
+
+		public void setPriorities(boolean priorities) {
+			this.priorities = priorities;
+		}
+
+		public QueueSettings.Fairness getFairness() {
+			return this.fairness;
+		}
+
+		public void setFairness(QueueSettings.Fairness fairness) {
+			this.fairness = fairness;
+		}
+
+		public String getPartitionLabel() {
+			return this.partitionLabel;
+		}
+
+		public void setPartitionLabel(String partitionLabel) {
+			this.partitionLabel = partitionLabel;
 		}
 
 		public Map<String, Handler> getControllers() {
@@ -702,12 +760,68 @@ public class KubeopProperties {
 		 */
 		private final RateLimiter rateLimiter = RateLimiter.unset();
 
+		/**
+		 * Whether this handler's queue orders keys by priority. Defaults to the
+		 * handler's @HandlerQueue, then kubeop.handlers.priorities.
+		 */
+		private Boolean priorities;
+
+		/**
+		 * How keys of this handler's queue take turns. Defaults to the
+		 * handler's @HandlerQueue, then kubeop.handlers.fairness.
+		 */
+		private QueueSettings.Fairness fairness;
+
+		/**
+		 * Label whose values are the lanes when fairness is label. Defaults to the
+		 * handler's @HandlerQueue, then kubeop.handlers.partition-label.
+		 */
+		private String partitionLabel;
+
+		/**
+		 * How long one call of this handler may run before it is interrupted and retried
+		 * with back-off; zero for no limit. Defaults to kubeop.handlers.call-timeout.
+		 */
+		private Duration callTimeout;
+
 		public Integer getWorkers() {
 			return this.workers;
 		}
 
 		public void setWorkers(Integer workers) {
 			this.workers = workers;
+		}
+
+		public Boolean getPriorities() {
+			return this.priorities;
+		}
+
+		public void setPriorities(Boolean priorities) {
+			this.priorities = priorities;
+		}
+
+		public QueueSettings.Fairness getFairness() {
+			return this.fairness;
+		}
+
+		public void setFairness(QueueSettings.Fairness fairness) {
+			this.fairness = fairness;
+		}
+
+		public String getPartitionLabel() {
+			return this.partitionLabel;
+		}
+
+		public void setPartitionLabel(String partitionLabel) {
+			this.partitionLabel = partitionLabel;
+		}
+
+		public Duration getCallTimeout() {
+			return this.callTimeout;
+		}
+
+		public void setCallTimeout(Duration callTimeout) {
+			this.callTimeout = callTimeout;
 		}
 
 		public RateLimiter getRateLimiter() {

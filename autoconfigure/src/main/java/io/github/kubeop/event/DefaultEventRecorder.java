@@ -39,6 +39,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import com.google.gson.JsonObject;
 import io.github.kubeop.informer.ResourceDiscovery;
+import io.github.kubeop.resource.GeneratedModels;
 import io.github.kubeop.resource.ResourceType;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
@@ -50,7 +51,6 @@ import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.EventsV1EventSeries;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
-import io.kubernetes.client.util.ModelMapper;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
 import okhttp3.MediaType;
@@ -399,7 +399,7 @@ public class DefaultEventRecorder implements EventRecorder, AutoCloseable {
 				resolved = new String[] { resource.apiVersion(), resource.kind() };
 			}
 			else {
-				GroupVersionKind gvk = ModelMapper.preBuiltGetGroupVersionKindByClass(type).orElse(null);
+				GroupVersionKind gvk = GeneratedModels.groupVersionKindOf(type).orElse(null);
 				if (gvk == null) {
 					logger.warn("Cannot record Events about a " + type.getName()
 							+ " that names no apiVersion and kind; set them on the object");

@@ -57,9 +57,12 @@ final class CallPlanner<T extends KubernetesObject> {
 	 * @param last the state last delivered, or {@code null}
 	 * @param finalState the final state of a reported delete, or {@code null}
 	 * @param triggers why the key was queued
+	 * @param own which of the changes since the last call only the handler's own writes
+	 * made: those call only the methods that ask for them
 	 * @return the call, or {@code null} if nothing is to be called
 	 */
-	Call<T> decide(String key, T cached, T current, T last, FinalState<T> finalState, Set<Trigger> triggers) {
+	Call<T> decide(String key, T cached, T current, T last, FinalState<T> finalState, Set<Trigger> triggers,
+			OwnWrites.Verdict own) {
 		if (current == null) {
 			return (last != null) ? deleteCall(last, finalState, cached) : null;
 		}
@@ -77,6 +80,7 @@ final class CallPlanner<T extends KubernetesObject> {
 					current.getMetadata().getGeneration());
 			List<HandlerMethod> selected = updates.stream()
 				.filter((method) -> !method.generationChangedOnly() || generationChanged)
+				.filter((method) -> !own.changeIsOwn() || method.callsOnOwnWrites())
 				.toList();
 			if (!selected.isEmpty()) {
 				return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.CHANGED, last, current, false, selected);
@@ -88,7 +92,15 @@ final class CallPlanner<T extends KubernetesObject> {
 					false, this.endpoint.methods(requeued));
 		}
 		if (triggers.contains(Trigger.OWNER)) {
-			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.OWNER, last, current, false, updates);
+			List<HandlerMethod> selected = updates.stream()
+				.filter((method) -> !own.ownerIsOwn() || method.callsOnOwnWrites())
+				.toList();
+			if (!selected.isEmpty()) {
+				return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.OWNER, last, current, false, selected);
+			}
+		}
+		if (triggers.contains(Trigger.REFERENCE)) {
+			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.REFERENCE, last, current, false, updates);
 		}
 		if (triggers.contains(Trigger.RESYNC) && !changed) {
 			return new Call<>(HandlerMethod.Kind.UPDATE, Trigger.RESYNC, current, current, false,

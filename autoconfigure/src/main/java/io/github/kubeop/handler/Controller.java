@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
@@ -27,6 +28,7 @@ import java.util.function.Predicate;
 import io.github.kubeop.handler.CallPlanner.Call;
 import io.github.kubeop.handler.DeliveryLedger.FinalState;
 import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.queue.Priority;
 import io.github.kubeop.queue.RateLimitingQueue;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
@@ -81,6 +83,8 @@ public final class Controller<T extends KubernetesObject> {
 
 	private final ReadAfterWriteGate readAfterWrite;
 
+	private final OwnWrites ownWrites;
+
 	private final HandledKeys keys = new HandledKeys();
 
 	private final Activation activation = new Activation();
@@ -91,6 +95,22 @@ public final class Controller<T extends KubernetesObject> {
 
 	private final AtomicLong workerFailures = new AtomicLong();
 
+	/**
+	 * Whether keys are queued at priorities; without, every key waits at
+	 * {@link Priority#NORMAL}, in the order queued.
+	 */
+	private final boolean priorities;
+
+	private final AtomicBoolean clampLogged = new AtomicBoolean();
+
+	private final CallTimeout callTimeout;
+
+	/**
+	 * Deletes what a reconcile no longer applies, or {@code null} for a handler that does
+	 * not prune.
+	 */
+	private final Pruner pruner;
+
 	private volatile boolean running;
 
 	Controller(HandlerEndpoint endpoint, ResourceInformer<T> informer, RateLimitingQueue<String> queue, int workerCount,
@@ -100,7 +120,16 @@ public final class Controller<T extends KubernetesObject> {
 
 	Controller(HandlerEndpoint endpoint, ResourceInformer<T> informer, RateLimitingQueue<String> queue, int workerCount,
 			HandlerObserver observer, Finalizers<T> finalizers) {
+		this(endpoint, informer, queue, workerCount, observer, finalizers, true, CallTimeout.NONE, null);
+	}
+
+	Controller(HandlerEndpoint endpoint, ResourceInformer<T> informer, RateLimitingQueue<String> queue, int workerCount,
+			HandlerObserver observer, Finalizers<T> finalizers, boolean priorities, CallTimeout callTimeout,
+			Pruner pruner) {
+		this.priorities = priorities;
 		this.endpoint = endpoint;
+		this.callTimeout = callTimeout;
+		this.pruner = pruner;
 		this.finalizers = finalizers;
 		this.informer = informer;
 		this.queue = queue;
@@ -110,10 +139,14 @@ public final class Controller<T extends KubernetesObject> {
 		this.handlesDeletes = !endpoint.methods(HandlerMethod.Kind.DELETE).isEmpty();
 		this.planner = new CallPlanner<>(endpoint, finalizers, this.ledger);
 		this.readAfterWrite = new ReadAfterWriteGate(endpoint.name());
+		this.ownWrites = new OwnWrites(informer);
 		this.workers = new WorkerPool(endpoint.name());
 		this.events = new EnqueueingEventHandler<>(endpoint, this.filter, finalizers != null, this.ledger,
 				this::enqueue);
-		informer.addEventHandler(new WhileActive(this.events));
+		// observed before queued: a worker that finds an own write in the cache can tell
+		// whether its change has reached this handler, with what came before it
+		informer.addEventHandler(new WhileActive(this.ownWrites.observing(this.events,
+				(object) -> this.filter.test(object) || this.ledger.isDelivered(ResourceInformer.key(object)))));
 	}
 
 	/**
@@ -154,11 +187,61 @@ public final class Controller<T extends KubernetesObject> {
 	 * @param trigger why
 	 */
 	void enqueue(String key, Trigger trigger) {
+		// a resync is work no change asked for; everything else came through a watch
+		enqueue(key, trigger, (trigger == Trigger.RESYNC) ? Priority.LOW : Priority.NORMAL);
+	}
+
+	private void enqueue(String key, Trigger trigger, int priority) {
 		this.activation.whileActive(() -> {
 			if (!this.keys.contains(key)) {
 				return;
 			}
+			if (trigger == Trigger.OWNER) {
+				// a change that cannot be told from an own write
+				this.ownWrites.observeOwned(key, null, null);
+			}
 			this.ledger.triggered(key, trigger);
+			this.queue.add(key, this.priorities ? priority : Priority.NORMAL);
+		});
+	}
+
+	/**
+	 * Queues a cached object because the workers started or gained its key, at low
+	 * priority: every real change goes first, as with controller-runtime's priority
+	 * queue.
+	 */
+	private void warmUp(T object) {
+		if (this.filter.test(object)) {
+			enqueue(ResourceInformer.key(object), Trigger.ADDED, Priority.LOW);
+		}
+	}
+
+	/**
+	 * Adds an owned type: its objects' changes queue their owners' keys, and a handler
+	 * that prunes deletes those its reconcile no longer applies.
+	 * @param <O> the owned type
+	 * @param owned the owned objects' informer
+	 */
+	<O extends KubernetesObject> void owns(ResourceInformer<O> owned) {
+		if (this.pruner != null) {
+			this.pruner.owns(owned);
+		}
+	}
+
+	/**
+	 * Enqueues the owner's key of an owned object that was added or changed: a change
+	 * that is only this handler's own write calls it again only if it asks for that.
+	 * @param key the owner's key
+	 * @param informer the owned object's informer
+	 * @param owned the owned object's new state
+	 */
+	void enqueueOwner(String key, ResourceInformer<?> informer, KubernetesObject owned) {
+		this.activation.whileActive(() -> {
+			if (!this.keys.contains(key)) {
+				return;
+			}
+			this.ownWrites.observeOwned(key, informer, owned);
+			this.ledger.triggered(key, Trigger.OWNER);
 			this.queue.add(key);
 		});
 	}
@@ -287,7 +370,7 @@ public final class Controller<T extends KubernetesObject> {
 		}
 		if (!this.activation.isCurrent(epoch)) {
 			// taken after a stop: give it back untouched
-			this.queue.add(key);
+			this.queue.add(key, this.queue.priorityOf(key));
 			this.queue.done(key);
 			return false;
 		}
@@ -320,7 +403,7 @@ public final class Controller<T extends KubernetesObject> {
 			// nothing may end a worker: with one worker the handler would stop for good
 			this.workerFailures.incrementAndGet();
 			logger.error("Handler " + name() + " failed for " + key + " outside its handler call; retrying", ex);
-			this.queue.addRateLimited(key);
+			this.queue.addRateLimited(key, this.queue.priorityOf(key));
 		}
 		finally {
 			this.keys.callEnded(key);
@@ -334,6 +417,7 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	private void reconcile(String key, long epoch) {
 		Set<Trigger> triggers = this.ledger.takeTriggers(key);
+		this.ownWrites.turnStarting(key);
 		// read once: a delete arriving while the handler runs replaces it, and survives
 		FinalState<T> finalState = this.ledger.finalState(key);
 		// the gate before the cache: a write the gate finds shown is in every state read
@@ -364,12 +448,23 @@ public final class Controller<T extends KubernetesObject> {
 			// would read older states of what it wrote. The informer's change of the
 			// written object queues the key again; the delay is the fallback.
 			this.ledger.restoreTriggers(key, triggers);
-			this.queue.addAfter(key, ReadAfterWriteGate.RECHECK);
+			this.queue.addAfter(key, ReadAfterWriteGate.RECHECK, this.queue.priorityOf(key));
 			HandlerCallLog.requeued(name(), key, ReadAfterWriteGate.RECHECK,
 					"the informers do not show the key's own writes yet", null, null);
 			return;
 		}
-		Call<T> call = this.planner.decide(key, cached, current, last, finalState, triggers);
+		OwnWrites.Verdict own = (last != null && current != null)
+				? this.ownWrites.classify(key, last, current, triggers.contains(Trigger.OWNER))
+				: OwnWrites.Verdict.NONE;
+		if (own.waitForEvent()) {
+			// the cache shows an own write whose event has not reached this handler yet,
+			// nor what came before it: that event queues the key again; the delay is the
+			// fallback
+			this.ledger.restoreTriggers(key, triggers);
+			this.queue.addAfter(key, ReadAfterWriteGate.RECHECK, this.queue.priorityOf(key));
+			return;
+		}
+		Call<T> call = this.planner.decide(key, cached, current, last, finalState, triggers, own);
 		if (call == null) {
 			remember(key, current, finalState);
 			this.queue.forget(key);
@@ -406,11 +501,32 @@ public final class Controller<T extends KubernetesObject> {
 		// the state delivered: the object as a finalizer write returned it, if there was
 		// one
 		AtomicReference<T> delivered = new AtomicReference<>(current);
+		CallTimeout.Deadline deadline = this.callTimeout.start();
 		try {
 			try {
-				requeueAfter = invoke(call, context, delivered, key, epoch);
+				try {
+					requeueAfter = invoke(call, context, delivered, key, epoch);
+					if (this.pruner != null && current != null
+							&& call.methods().stream().anyMatch(HandlerMethod::prunes)) {
+						// only after the methods returned normally: what they applied is
+						// the whole desired state
+						this.pruner.prune(current, handlerCall);
+					}
+				}
+				catch (Exception ex) {
+					// whatever the interrupt made of the call, a timeout is what ended it
+					if (deadline.end()) {
+						throw new CallTimeout.ExceededException(deadline.timeout(), ex);
+					}
+					throw ex;
+				}
+				if (deadline.end()) {
+					// the call ignored the interrupt and returned late: still a failure
+					throw new CallTimeout.ExceededException(deadline.timeout(), null);
+				}
 			}
 			finally {
+				deadline.end();
 				handlerCall.end();
 				// before the bookkeeping, whatever the outcome, so that a delete's forget
 				// comes after and wins; and in the epoch, so that a call outliving a stop
@@ -433,6 +549,9 @@ public final class Controller<T extends KubernetesObject> {
 			this.activation.inEpoch(epoch, () -> {
 				this.ledger.requeueAnswered(key);
 				remember(key, delivered.get(), finalState);
+				if (delivered.get() != null) {
+					this.ownWrites.completed(key, handlerCall);
+				}
 				this.queue.forget(key);
 			});
 			this.observer.handled(name(), HandlerObserver.Outcome.TERMINAL_ERROR, System.nanoTime() - start);
@@ -462,7 +581,10 @@ public final class Controller<T extends KubernetesObject> {
 		catch (Throwable ex) {
 			// an Error from a handler registered in code: the worker retries the key,
 			// which must still know why it was queued
-			this.activation.inEpoch(epoch, () -> this.ledger.restoreTriggers(key, triggers));
+			this.activation.inEpoch(epoch, () -> {
+				this.ownWrites.completed(key, null);
+				this.ledger.restoreTriggers(key, triggers);
+			});
 			throw ex;
 		}
 		HandlerObserver.Outcome outcome = (requeueAfter == null || requeueAfter.isNegative() || current == null)
@@ -477,19 +599,22 @@ public final class Controller<T extends KubernetesObject> {
 				this.ledger.finalizerRemoved(key, uid(current));
 			}
 			remember(key, delivered.get(), finalState);
+			if (delivered.get() != null) {
+				this.ownWrites.completed(key, handlerCall);
+			}
 			switch (outcome) {
 				case REQUEUE -> {
 					// as controller-runtime's Requeue: rate-limited, not forgotten first,
 					// so that a handler asking again and again backs off instead of
 					// spinning
 					this.ledger.requeue(key, call.kind());
-					this.queue.addRateLimited(key);
+					this.queue.addRateLimited(key, requeuePriority(key, handlerCall));
 					HandlerCallLog.requeued(name(), key, null, "the handler asked to be called again", null, null);
 				}
 				case REQUEUE_AFTER -> {
 					this.queue.forget(key);
 					this.ledger.requeue(key, call.kind());
-					this.queue.addAfter(key, requeueAfter);
+					this.queue.addAfter(key, requeueAfter, requeuePriority(key, handlerCall));
 					HandlerCallLog.requeued(name(), key, requeueAfter, "the handler asked to be called again", null,
 							null);
 				}
@@ -507,10 +632,32 @@ public final class Controller<T extends KubernetesObject> {
 	private void retry(String key, Set<Trigger> triggers, long epoch, String reason, Object detail,
 			Throwable stackTrace) {
 		this.activation.inEpoch(epoch, () -> {
+			// what a failed call wrote is a change for its retry to handle
+			this.ownWrites.completed(key, null);
 			this.ledger.restoreTriggers(key, triggers);
-			this.queue.addRateLimited(key);
+			this.queue.addRateLimited(key, this.queue.priorityOf(key));
 			HandlerCallLog.requeued(name(), key, null, reason, detail, stackTrace);
 		});
+	}
+
+	/**
+	 * The priority a key asked to be called again at: the one its method's result names,
+	 * clamped to the allowed range, else the one the key was taken at.
+	 */
+	private int requeuePriority(String key, HandlerCall call) {
+		Integer asked = call.requeuePriority();
+		if (asked == null) {
+			return this.queue.priorityOf(key);
+		}
+		if (!this.priorities) {
+			return Priority.NORMAL;
+		}
+		if (!Priority.isAllowed(asked) && this.clampLogged.compareAndSet(false, true)) {
+			logger.warn("Handler " + name() + " asked to be called again at priority " + asked + ", outside "
+					+ Priority.LOW + " to " + Priority.HIGH + "; using " + Priority.clamp(asked)
+					+ " (logged once per handler)");
+		}
+		return Priority.clamp(asked);
 	}
 
 	private void called(String key, Call<T> call, HandlerContext context, HandlerObserver.Outcome outcome, long start) {
@@ -571,7 +718,7 @@ public final class Controller<T extends KubernetesObject> {
 		this.activation.activate(this::reset);
 		for (T object : this.informer.indexer().list()) {
 			try {
-				this.activation.whileActive(() -> this.events.onAdd(object));
+				warmUp(object);
 			}
 			catch (RuntimeException ex) {
 				// as the informer does with its own events: one object must not stop the
@@ -588,6 +735,7 @@ public final class Controller<T extends KubernetesObject> {
 	private void reset() {
 		this.ledger.clear();
 		this.readAfterWrite.clear();
+		this.ownWrites.clear();
 		if (this.workers.noneAlive()) {
 			// no worker can take a key, so this cannot block
 			while (this.queue.length() > 0) {
@@ -625,6 +773,7 @@ public final class Controller<T extends KubernetesObject> {
 		this.keys.set(keys);
 		this.ledger.retainOnly(keys);
 		this.readAfterWrite.retainOnly(keys);
+		this.ownWrites.retainOnly(keys);
 	}
 
 	/**
@@ -642,7 +791,7 @@ public final class Controller<T extends KubernetesObject> {
 			if (!before.test(key) && keys.test(key)) {
 				gained++;
 				try {
-					this.activation.whileActive(() -> this.events.onAdd(object));
+					warmUp(object);
 				}
 				catch (RuntimeException ex) {
 					logger.error("Handler " + name() + " could not queue " + key, ex);
@@ -701,7 +850,7 @@ public final class Controller<T extends KubernetesObject> {
 	 * @return the number of entries
 	 */
 	public int retainedKeys() {
-		return this.queue.length() + this.ledger.size() + this.readAfterWrite.size();
+		return this.queue.length() + this.ledger.size() + this.readAfterWrite.size() + this.ownWrites.size();
 	}
 
 	/**
@@ -713,12 +862,17 @@ public final class Controller<T extends KubernetesObject> {
 		this.ledger.remember(key, current, consumed);
 		if (current == null) {
 			this.readAfterWrite.forget(key);
+			this.ownWrites.forget(key);
+		}
+		else {
+			this.ownWrites.consumed(key);
 		}
 	}
 
 	private void forget(String key) {
 		this.ledger.forget(key);
 		this.readAfterWrite.forget(key);
+		this.ownWrites.forget(key);
 	}
 
 	private static String uid(KubernetesObject object) {

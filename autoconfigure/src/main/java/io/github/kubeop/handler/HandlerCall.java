@@ -16,10 +16,13 @@
 
 package io.github.kubeop.handler;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.ResourceInformer;
@@ -58,6 +61,22 @@ public final class HandlerCall {
 
 	private final Map<String, Write> writes = new LinkedHashMap<>();
 
+	/**
+	 * The queue priority a method asked to be called again at, or {@code null}.
+	 */
+	private Integer requeuePriority;
+
+	/**
+	 * Every write of the call, in order, several of one object included: a change showing
+	 * one of them is the handler's own.
+	 */
+	private final List<OwnWrites.Write> ownWrites = new ArrayList<>();
+
+	/**
+	 * What the call applied, as {@code group/kind|key}: what a pruning handler keeps.
+	 */
+	private final Set<String> applied = new HashSet<>();
+
 	private HandlerCall(String handler, String key, KubernetesObject object, ResourceKind resource,
 			HandlerMethod.Kind kind) {
 		this.handler = handler;
@@ -84,6 +103,23 @@ public final class HandlerCall {
 
 	void end() {
 		current.remove();
+	}
+
+	/**
+	 * Records the priority a method's {@link Result} asks to be called again at; of
+	 * several methods in one call, the highest wins.
+	 * @param priority the priority
+	 */
+	void requeuePriority(int priority) {
+		this.requeuePriority = (this.requeuePriority == null) ? priority : Math.max(this.requeuePriority, priority);
+	}
+
+	/**
+	 * Returns the priority a method asked to be called again at.
+	 * @return the priority, or {@code null} if none asked
+	 */
+	Integer requeuePriority() {
+		return this.requeuePriority;
 	}
 
 	/**
@@ -164,11 +200,36 @@ public final class HandlerCall {
 			Write write = new Write(informer, ResourceInformer.key(written), metadata.getNamespace(),
 					metadata.getResourceVersion());
 			this.writes.put(write.id(), write);
+			this.ownWrites.add(OwnWrites.Write.of(informer, write.objectKey(), write.resourceVersion()));
 		}
 	}
 
 	Collection<Write> writes() {
 		return this.writes.values();
+	}
+
+	List<OwnWrites.Write> ownWrites() {
+		return this.ownWrites;
+	}
+
+	/**
+	 * Records that this call applied an object, whether or not a request had to be sent
+	 * for it: a handler that prunes keeps what its call applied, and deletes the other
+	 * objects it owns.
+	 * @param resource the object's resource
+	 * @param namespace its namespace, {@code null} if cluster-scoped
+	 * @param name its name
+	 */
+	public void applied(ResourceKind resource, String namespace, String name) {
+		this.applied.add(appliedId(resource, (namespace != null) ? namespace + "/" + name : name));
+	}
+
+	boolean hasApplied(ResourceKind resource, String key) {
+		return this.applied.contains(appliedId(resource, key));
+	}
+
+	private static String appliedId(ResourceKind resource, String key) {
+		return resource.group() + "/" + resource.kind() + "|" + key;
 	}
 
 	/**

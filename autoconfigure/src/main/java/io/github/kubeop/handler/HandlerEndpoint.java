@@ -41,14 +41,19 @@ import io.kubernetes.client.common.KubernetesObject;
  * {@link IllegalArgumentException}
  * @param owned owned types whose changes re-trigger their owner, by informer name (empty
  * for by type)
+ * @param references types whose objects the handled objects reference, and how
+ * @param queue how the handler's queue orders keys, as declared with the handler (its
+ * properties may override it)
  * @author Kubeop authors
  */
 public record HandlerEndpoint(String name, String informerName, Class<? extends KubernetesObject> resourceType,
 		List<HandlerMethod> methods, Set<String> namespaces, String labelSelector,
-		Map<Class<? extends KubernetesObject>, String> owned) {
+		Map<Class<? extends KubernetesObject>, String> owned, List<Reference> references, QueueSettings queue) {
 
 	public HandlerEndpoint {
+		queue = (queue != null) ? queue : QueueSettings.UNSET;
 		methods = List.copyOf(methods);
+		references = List.copyOf(references);
 		namespaces = Set.copyOf(namespaces);
 		owned = Map.copyOf(owned);
 		labelSelector = (labelSelector == null || labelSelector.isBlank()) ? null : labelSelector;
@@ -60,6 +65,24 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 			throw new IllegalArgumentException("Handler '" + name + "': " + ex.getMessage(), ex);
 		}
 		checkCleanup(name, methods);
+	}
+
+	/**
+	 * Creates an endpoint without references, whose queue settings come from the
+	 * properties alone.
+	 * @param name the handler name
+	 * @param informerName the informer, or {@code null} to pick it by type
+	 * @param resourceType the resource type
+	 * @param methods the methods
+	 * @param namespaces namespaces to handle, empty for all
+	 * @param labelSelector the label selector, or {@code null}
+	 * @param owned owned types by informer name
+	 */
+	public HandlerEndpoint(String name, String informerName, Class<? extends KubernetesObject> resourceType,
+			List<HandlerMethod> methods, Set<String> namespaces, String labelSelector,
+			Map<Class<? extends KubernetesObject>, String> owned) {
+		this(name, informerName, resourceType, methods, namespaces, labelSelector, owned, List.of(),
+				QueueSettings.UNSET);
 	}
 
 	/**
@@ -149,11 +172,15 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 
 		private final Map<Class<? extends KubernetesObject>, String> owned = new LinkedHashMap<>();
 
+		private final List<Reference> references = new ArrayList<>();
+
 		private String informer;
 
 		private Set<String> namespaces = Set.of();
 
 		private String labelSelector;
+
+		private QueueSettings queue = QueueSettings.UNSET;
 
 		private Builder(String name, Class<T> resourceType) {
 			this.name = name;
@@ -198,6 +225,17 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 		 */
 		public Builder<T> owns(Class<? extends KubernetesObject> type) {
 			this.owned.put(type, "");
+			return this;
+		}
+
+		/**
+		 * Calls the handler's update handling when an object the handled object
+		 * references changes; see {@link io.github.kubeop.annotation.References}.
+		 * @param reference the reference
+		 * @return this builder
+		 */
+		public Builder<T> references(Reference reference) {
+			this.references.add(reference);
 			return this;
 		}
 
@@ -272,12 +310,22 @@ public record HandlerEndpoint(String name, String informerName, Class<? extends 
 		}
 
 		/**
+		 * Orders the handler's queue so: priorities, fairness.
+		 * @param queue the settings; unset values come from the properties
+		 * @return this builder
+		 */
+		public Builder<T> queue(QueueSettings queue) {
+			this.queue = queue;
+			return this;
+		}
+
+		/**
 		 * Builds the endpoint.
 		 * @return the endpoint
 		 */
 		public HandlerEndpoint build() {
 			return new HandlerEndpoint(this.name, this.informer, this.resourceType, this.methods, this.namespaces,
-					this.labelSelector, this.owned);
+					this.labelSelector, this.owned, this.references, this.queue);
 		}
 
 	}

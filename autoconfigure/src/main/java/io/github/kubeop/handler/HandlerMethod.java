@@ -86,14 +86,19 @@ public final class HandlerMethod {
 
 	private final String finalizer;
 
+	private final boolean ownWrites;
+
+	private final boolean prune;
+
 	private HandlerMethod(Kind kind, Class<? extends KubernetesObject> resourceType, Invoker<?> invoker,
 			String description, boolean resync, boolean generationChanged) {
-		this(kind, resourceType, invoker, description, resync, generationChanged, null);
+		this(kind, resourceType, invoker, description, resync, generationChanged, null, false, false);
 	}
 
 	@SuppressWarnings("unchecked")
 	private HandlerMethod(Kind kind, Class<? extends KubernetesObject> resourceType, Invoker<?> invoker,
-			String description, boolean resync, boolean generationChanged, String finalizer) {
+			String description, boolean resync, boolean generationChanged, String finalizer, boolean ownWrites,
+			boolean prune) {
 		this.kind = kind;
 		this.resourceType = resourceType;
 		this.invoker = (Invoker<Object>) invoker;
@@ -101,6 +106,8 @@ public final class HandlerMethod {
 		this.resync = resync;
 		this.generationChanged = generationChanged;
 		this.finalizer = finalizer;
+		this.ownWrites = ownWrites;
+		this.prune = prune;
 	}
 
 	/**
@@ -216,7 +223,56 @@ public final class HandlerMethod {
 					+ "'<domain>/<name>', such as 'sample.kubeop.io/cleanup'");
 		}
 		return new HandlerMethod(this.kind, this.resourceType, this.invoker, this.description, this.resync,
-				this.generationChanged, finalizer);
+				this.generationChanged, finalizer, this.ownWrites, this.prune);
+	}
+
+	/**
+	 * Returns this {@link Kind#UPDATE update} or {@link Kind#RECONCILE reconcile} method
+	 * called also for changes that only the handler's own writes made (off by default:
+	 * such a change does not call the method again).
+	 * @param ownWrites whether changes made only by the handler's own writes call it
+	 * @return the method
+	 * @see io.github.kubeop.annotation.Reconcile#ownWrites()
+	 */
+	public HandlerMethod withOwnWrites(boolean ownWrites) {
+		return new HandlerMethod(this.kind, this.resourceType, this.invoker, this.description, this.resync,
+				this.generationChanged, this.finalizer, ownWrites, this.prune);
+	}
+
+	/**
+	 * Returns this {@link Kind#RECONCILE reconcile} method with pruning: after a call
+	 * that returned normally, the owned objects it did not apply are deleted (see the
+	 * Reconcile annotation's prune attribute for the rule).
+	 * @param prune whether the method prunes
+	 * @return the method
+	 * @throws IllegalStateException if this is not a reconcile method
+	 */
+	public HandlerMethod withPruning(boolean prune) {
+		if (prune && this.kind != Kind.RECONCILE) {
+			throw new IllegalStateException(
+					this.description + " is not a reconcile method: only a reconcile applies the whole desired state, "
+							+ "so only after one can what it no longer applies be deleted");
+		}
+		return new HandlerMethod(this.kind, this.resourceType, this.invoker, this.description, this.resync,
+				this.generationChanged, this.finalizer, this.ownWrites, prune);
+	}
+
+	/**
+	 * Returns whether the method is called for changes that only the handler's own writes
+	 * made.
+	 * @return whether own writes call it again
+	 */
+	public boolean callsOnOwnWrites() {
+		return this.ownWrites;
+	}
+
+	/**
+	 * Returns whether the handler deletes, after this reconcile method returned, the
+	 * owned objects the call did not apply.
+	 * @return whether it prunes
+	 */
+	public boolean prunes() {
+		return this.prune;
 	}
 
 	/**
@@ -298,7 +354,14 @@ public final class HandlerMethod {
 			if (returned instanceof Duration duration) {
 				return duration;
 			}
-			return (returned instanceof Result result) ? result.requeueAfter() : null;
+			if (returned instanceof Result result) {
+				HandlerCall call = HandlerCall.current();
+				if (result.priority() != null && call != null) {
+					call.requeuePriority(result.priority());
+				}
+				return result.requeueAfter();
+			}
+			return null;
 		};
 	}
 

@@ -19,27 +19,32 @@ package io.github.kubeop.handler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.PartialObjectMetadata;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.ResourceKind;
+import io.github.kubeop.informer.TransformFunction;
 import io.github.kubeop.queue.RateLimitingQueue;
+import io.github.kubeop.resource.GeneratedModels;
 import io.github.kubeop.resource.ResourceType;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
-import io.kubernetes.client.util.ModelMapper;
 
 /**
  * Turns {@link HandlerEndpoint handler endpoints} into running {@link Controller
@@ -57,11 +62,20 @@ public class HandlerRegistrar {
 
 	private final Duration defaultResyncPeriod;
 
-	private final Function<String, RateLimitingQueue<String>> queues;
+	private final Queues queues;
+
+	/**
+	 * A handler's queue settings, from its name and what it declares.
+	 */
+	private final BiFunction<String, QueueSettings, QueueSettings> queueSettings;
 
 	private final Function<String, Integer> workerCounts;
 
 	private final HandlerObserver observer;
+
+	private volatile Function<String, Duration> callTimeouts = (name) -> Duration.ZERO;
+
+	private volatile Supplier<String> fieldManager = () -> null;
 
 	private final List<Controller<?>> controllers = new ArrayList<>();
 
@@ -79,6 +93,18 @@ public class HandlerRegistrar {
 	private volatile List<ResourceKind> handledKinds = List.of();
 
 	private final List<Consumer<Controller<?>>> listeners = new ArrayList<>();
+
+	/** The keys each informer of referenced objects only keeps. */
+	private final Map<ResourceInformer<?>, ReferencedKeys> referencedKeys = new IdentityHashMap<>();
+
+	private final List<ReferenceWatcher<?>> referenceWatchers = new ArrayList<>();
+
+	/**
+	 * Marks the spec of an informer created for referenced objects only, so that it is
+	 * never shared with an informer of every object of the type.
+	 */
+	@SuppressWarnings("rawtypes")
+	private static final TransformFunction REFERENCED_ONLY = (object) -> object;
 
 	private boolean workersRunning;
 
@@ -100,12 +126,31 @@ public class HandlerRegistrar {
 	public HandlerRegistrar(InformerRegistry informers, List<String> defaultNamespaces, Duration defaultResyncPeriod,
 			Function<String, RateLimitingQueue<String>> queues, Function<String, Integer> workerCounts,
 			HandlerObserver observer) {
+		this(informers, defaultNamespaces, defaultResyncPeriod, (name, lanes) -> queues.apply(name), workerCounts,
+				observer, (name, declared) -> declared.orElse(QueueSettings.DEFAULTS));
+	}
+
+	/**
+	 * Creates a new registrar whose queues may order keys by lane.
+	 * @param informers the informers to listen to, and to create missing ones in
+	 * @param defaultNamespaces namespaces of informers created for handlers, empty for
+	 * all
+	 * @param queues creates the queue of a handler, by handler name and lanes
+	 * @param workerCounts the worker count of a handler, by handler name
+	 * @param observer told of every call
+	 * @param queueSettings a handler's queue settings, by handler name and what the
+	 * handler declares; every value set
+	 */
+	public HandlerRegistrar(InformerRegistry informers, List<String> defaultNamespaces, Duration defaultResyncPeriod,
+			Queues queues, Function<String, Integer> workerCounts, HandlerObserver observer,
+			BiFunction<String, QueueSettings, QueueSettings> queueSettings) {
 		this.informers = informers;
 		this.defaultNamespaces = List.copyOf(defaultNamespaces);
 		this.defaultResyncPeriod = defaultResyncPeriod;
 		this.queues = queues;
 		this.workerCounts = workerCounts;
 		this.observer = observer;
+		this.queueSettings = queueSettings;
 	}
 
 	/**
@@ -124,6 +169,9 @@ public class HandlerRegistrar {
 		this.handledKinds = List.copyOf(kinds);
 		controller.narrowKeys(byShardKey(controller, this.keys));
 		endpoint.owned().forEach((type, informerName) -> watchOwned(controller, type, informerName));
+		// checked before the handler is added: a reference that does not fit fails the
+		// registration
+		endpoint.references().forEach((reference) -> watchReferenced(controller, reference));
 		this.controllers.add(controller);
 		for (Consumer<Controller<?>> listener : this.listeners) {
 			listener.accept(controller);
@@ -138,8 +186,50 @@ public class HandlerRegistrar {
 			ResourceInformer<T> informer) {
 		// checked before the queue exists: a failed check leaves no queue thread behind
 		Finalizers<T> finalizers = finalizers(endpoint, informer);
-		return new Controller<>(endpoint, informer, this.queues.apply(endpoint.name()),
-				this.workerCounts.apply(endpoint.name()), this.observer, finalizers);
+		QueueSettings settings = this.queueSettings.apply(endpoint.name(), endpoint.queue());
+		Function<String, String> lanes = settings.lanes((key) -> {
+			T cached = informer.indexer().getByKey(key);
+			return (cached != null && cached.getMetadata() != null) ? cached.getMetadata().getLabels() : null;
+		});
+		return new Controller<>(endpoint, informer, this.queues.create(endpoint.name(), lanes),
+				this.workerCounts.apply(endpoint.name()), this.observer, finalizers,
+				!Boolean.FALSE.equals(settings.priorities()), new CallTimeout(this.callTimeouts.apply(endpoint.name())),
+				pruner(endpoint));
+	}
+
+	/**
+	 * Returns the pruning of a handler whose reconcile method prunes; such a handler must
+	 * own something.
+	 */
+	private Pruner pruner(HandlerEndpoint endpoint) {
+		HandlerMethod pruning = endpoint.methods().stream().filter(HandlerMethod::prunes).findFirst().orElse(null);
+		if (pruning == null) {
+			return null;
+		}
+		if (endpoint.owned().isEmpty()) {
+			throw new IllegalArgumentException("Handler '" + endpoint.name() + "': " + pruning
+					+ " prunes, but its class declares no @Owns type: pruning deletes only objects of owned types; "
+					+ "declare them with @Owns, or remove prune = true");
+		}
+		return new Pruner(endpoint.name(), this.informers.client(), this.fieldManager);
+	}
+
+	/**
+	 * Sets the field manager of the operator's applies: a handler that prunes deletes
+	 * only owned objects this manager manages fields of.
+	 * @param fieldManager the field manager, read when a handler prunes
+	 */
+	public void setFieldManager(Supplier<String> fieldManager) {
+		this.fieldManager = fieldManager;
+	}
+
+	/**
+	 * Sets how long one call of each handler may run before it is interrupted and retried
+	 * with back-off, for handlers registered from now on; none by default.
+	 * @param callTimeouts the timeout of a handler by handler name, zero for none
+	 */
+	public void setCallTimeouts(Function<String, Duration> callTimeouts) {
+		this.callTimeouts = callTimeouts;
 	}
 
 	/**
@@ -427,16 +517,23 @@ public class HandlerRegistrar {
 					+ ", which only a metadata-only informer holds; declare one with kubeop.informers.resources.<name>"
 					+ ".metadata-only=true and name it in the annotation's 'informer' attribute");
 		}
+		return this.informers.informer(defaultSpec(type, handler));
+	}
+
+	/**
+	 * Returns the spec of the informer created for a type no configured informer holds.
+	 */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private InformerSpec<? extends KubernetesObject> defaultSpec(Class<? extends KubernetesObject> type,
+			String handler) {
 		if (ResourceType.isCustomResource(type)) {
 			// a typed custom resource names its group, version and kind itself
 			ResourceType resource = ResourceType.of(type);
-			InformerSpec spec = InformerSpec
-				.of(decapitalize(type.getSimpleName()), resource.apiVersion(), resource.kind(), type)
+			return InformerSpec.of(decapitalize(type.getSimpleName()), resource.apiVersion(), resource.kind(), type)
 				.withNamespaces(this.defaultNamespaces.toArray(String[]::new))
 				.withResyncPeriod(this.defaultResyncPeriod);
-			return this.informers.informer(spec);
 		}
-		GroupVersionKind gvk = ModelMapper.preBuiltGetGroupVersionKindByClass(type)
+		GroupVersionKind gvk = GeneratedModels.groupVersionKindOf(type)
 			.orElseThrow(() -> new IllegalStateException("Handler '" + handler + "' takes " + type.getName()
 					+ ", which is neither a generated model nor annotated with @KubernetesResource; configure an informer for it under "
 					+ "kubeop.informers.resources and name it in the annotation's 'informer' attribute"));
@@ -445,10 +542,57 @@ public class HandlerRegistrar {
 		String apiVersion = gvk.getGroup().isEmpty()
 				? this.informers.discovery().apiVersionOf(gvk.getVersion(), gvk.getKind())
 				: gvk.getGroup() + "/" + gvk.getVersion();
-		InformerSpec spec = InformerSpec.of(decapitalize(type.getSimpleName()), apiVersion, gvk.getKind(), type)
+		return InformerSpec.of(decapitalize(type.getSimpleName()), apiVersion, gvk.getKind(), type)
 			.withNamespaces(this.defaultNamespaces.toArray(String[]::new))
 			.withResyncPeriod(this.defaultResyncPeriod);
-		return this.informers.informer(spec);
+	}
+
+	/**
+	 * Calls primaries when objects they reference change; see {@link ReferenceWatcher}.
+	 * An informer that keeps referenced objects only is created apart from the informer
+	 * of the type, unless one is named, which then keeps referenced objects only for
+	 * every reader.
+	 */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private <S extends KubernetesObject> void watchReferenced(Controller<?> primary, Reference reference) {
+		ResourceInformer<S> referenced;
+		if (reference.referencedOnly() && reference.informer().isEmpty()) {
+			InformerSpec<S> spec = (InformerSpec<S>) defaultSpec(reference.type(), primary.name());
+			List<TransformFunction<S>> transforms = new ArrayList<>(spec.transforms());
+			transforms.add(REFERENCED_ONLY);
+			referenced = this.informers
+				.informer(new InformerSpec<>(spec.name() + "-referenced", spec.apiVersion(), spec.kind(), spec.type(),
+						spec.namespaces(), spec.labelSelector(), spec.fieldSelector(), spec.resyncPeriod(),
+						spec.stripManagedFields(), spec.indexers(), spec.pageSize(), spec.watchTimeout(),
+						spec.stallTimeout(), spec.pingInterval(), spec.standardTransforms(), transforms));
+		}
+		else {
+			referenced = (ResourceInformer<S>) informer(reference.informer(), reference.type(), primary.name());
+		}
+		ReferenceWatcher<S> watcher = new ReferenceWatcher<>(primary, reference, referenced);
+		ReferencedKeys keys = null;
+		if (reference.referencedOnly()) {
+			keys = this.referencedKeys.get(referenced);
+			if (keys == null) {
+				keys = new ReferencedKeys();
+				this.referencedKeys.put(referenced, keys);
+				referenced.keepOnly(keys);
+			}
+		}
+		watcher.start(keys);
+		this.referenceWatchers.add(watcher);
+	}
+
+	/**
+	 * Returns how often the reference mappers of a handler threw.
+	 * @param handler the handler name
+	 * @return the number of failed mappings
+	 */
+	public synchronized long referenceMappingFailures(String handler) {
+		return this.referenceWatchers.stream()
+			.filter((watcher) -> watcher.handler().equals(handler))
+			.mapToLong(ReferenceWatcher::mappingFailures)
+			.sum();
 	}
 
 	/**
@@ -462,38 +606,51 @@ public class HandlerRegistrar {
 	@SuppressWarnings("unchecked")
 	private <O extends KubernetesObject> void watchOwned(Controller<?> owner, Class<O> type, String informerName) {
 		ResourceInformer<O> owned = (ResourceInformer<O>) informer(informerName, type, owner.name());
+		owner.owns(owned);
 		ResourceKind ownerKind = owner.informer().resource();
 		owned.addEventHandler(new ResourceEventHandler<>() {
 
 			@Override
 			public void onAdd(O object) {
-				enqueueOwners(owner, ownerKind, object, null);
+				enqueueOwners(owner, ownerKind, object, null, owned);
 			}
 
 			@Override
 			public void onUpdate(O oldObject, O newObject) {
 				if (!Objects.equals(oldObject.getMetadata().getResourceVersion(),
 						newObject.getMetadata().getResourceVersion())) {
-					enqueueOwners(owner, ownerKind, oldObject, newObject);
+					enqueueOwners(owner, ownerKind, oldObject, newObject, owned);
 				}
 			}
 
 			@Override
 			public void onDelete(O object, boolean deletedFinalStateUnknown) {
-				enqueueOwners(owner, ownerKind, object, null);
+				enqueueOwners(owner, ownerKind, object, null, null);
 			}
 
 		});
 	}
 
+	/**
+	 * Queues the owners of an owned object's states; with the informer of an added or
+	 * changed object (not of a deleted one), so that its owner can tell its own writes.
+	 */
 	private static void enqueueOwners(Controller<?> owner, ResourceKind ownerKind, KubernetesObject object,
-			KubernetesObject newObject) {
+			KubernetesObject newObject, ResourceInformer<?> informer) {
 		Set<String> keys = new LinkedHashSet<>();
 		addOwnerKey(keys, ownerKind, object);
 		if (newObject != null) {
 			addOwnerKey(keys, ownerKind, newObject);
 		}
-		keys.forEach((key) -> owner.enqueue(key, Trigger.OWNER));
+		KubernetesObject changed = (newObject != null) ? newObject : object;
+		keys.forEach((key) -> {
+			if (informer != null) {
+				owner.enqueueOwner(key, informer, changed);
+			}
+			else {
+				owner.enqueue(key, Trigger.OWNER);
+			}
+		});
 	}
 
 	private static void addOwnerKey(Set<String> keys, ResourceKind ownerKind, KubernetesObject object) {
@@ -544,6 +701,22 @@ public class HandlerRegistrar {
 
 	private static String decapitalize(String name) {
 		return Character.toLowerCase(name.charAt(0)) + name.substring(1);
+	}
+
+	/**
+	 * Creates the queue of a handler.
+	 */
+	@FunctionalInterface
+	public interface Queues {
+
+		/**
+		 * Creates a handler's queue.
+		 * @param handler the handler name
+		 * @param lanes the lane of a key, with fairness on, else {@code null}
+		 * @return the queue
+		 */
+		RateLimitingQueue<String> create(String handler, Function<String, String> lanes);
+
 	}
 
 }

@@ -24,11 +24,24 @@ import java.time.Duration;
  * same.
  *
  * @param requeueAfter when to call again, or {@code null} not to
+ * @param priority the queue priority to be called again at, from
+ * {@link io.github.kubeop.queue.Priority#LOW} to
+ * {@link io.github.kubeop.queue.Priority#HIGH}, or {@code null} for the priority this
+ * call was taken at; a priority outside that range is clamped to it
  * @author Kubeop authors
  */
-public record Result(Duration requeueAfter) {
+public record Result(Duration requeueAfter, Integer priority) {
 
-	private static final Result DONE = new Result(null);
+	private static final Result DONE = new Result(null, null);
+
+	/**
+	 * Creates a result asking to be called again after a delay, at the priority of this
+	 * call.
+	 * @param requeueAfter when to call again, or {@code null} not to
+	 */
+	public Result(Duration requeueAfter) {
+		this(requeueAfter, null);
+	}
 
 	/**
 	 * Returns a result that asks for nothing more.
@@ -45,6 +58,17 @@ public record Result(Duration requeueAfter) {
 	 */
 	public static Result requeueAfter(Duration delay) {
 		return new Result(delay);
+	}
+
+	/**
+	 * Returns this result with a queue priority for the next call: a key waiting at a
+	 * higher priority is taken first (see {@link io.github.kubeop.queue.Priority}).
+	 * @param priority the priority, from {@link io.github.kubeop.queue.Priority#LOW} to
+	 * {@link io.github.kubeop.queue.Priority#HIGH}
+	 * @return the result
+	 */
+	public Result withPriority(int priority) {
+		return new Result(this.requeueAfter, priority);
 	}
 
 }

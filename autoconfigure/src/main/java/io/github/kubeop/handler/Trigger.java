@@ -49,6 +49,12 @@ public enum Trigger {
 	OWNER,
 
 	/**
+	 * An object the handled object references changed, appeared or went; see
+	 * {@link io.github.kubeop.annotation.References}.
+	 */
+	REFERENCE,
+
+	/**
 	 * The handler asked to be called again.
 	 */
 	REQUEUE,

@@ -979,6 +979,33 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		}
 	}
 
+	/**
+	 * Lists the one object of a name this loop covers, as a list with a field selector on
+	 * {@code metadata.name} (the {@code list} permission the loop needs anyway), with a
+	 * consistent read: what the API server holds now, and the resourceVersion it was read
+	 * at, so that it can be merged with what the watch delivers.
+	 * @param name the object's name
+	 * @param onObject told the object, if it exists and matches the informer's selectors
+	 * @return the list's resourceVersion
+	 * @throws ApiException if the API server refuses the list
+	 * @throws IOException if the list cannot be read
+	 */
+	String listNamed(String name, Consumer<T> onObject) throws ApiException, IOException {
+		List<Pair> query = new ArrayList<>();
+		if (this.informer.spec().labelSelector() != null) {
+			query.add(new Pair("labelSelector", this.informer.spec().labelSelector()));
+		}
+		String byName = "metadata.name=" + name;
+		String fieldSelector = this.informer.spec().fieldSelector();
+		query.add(new Pair("fieldSelector", (fieldSelector != null) ? fieldSelector + "," + byName : byName));
+		try (Response response = ApiRequests.checked(this.listHttp.newCall(request(query)).execute())) {
+			this.reachability.answered();
+			return readPage(response.body().charStream(), onObject, (key) -> {
+			}, (metadata) -> {
+			}).resourceVersion();
+		}
+	}
+
 	private Request request(List<Pair> query) {
 		boolean watch = query.stream().anyMatch((pair) -> "watch".equals(pair.getName()));
 		return ApiRequests.get(this.client, this.informer.resource().collectionPath(this.namespace), query,

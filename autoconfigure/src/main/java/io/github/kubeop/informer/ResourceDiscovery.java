@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -36,6 +37,13 @@ import io.kubernetes.client.openapi.ApiException;
  * @author Kubeop authors
  */
 public class ResourceDiscovery {
+
+	/**
+	 * Asks for the aggregated discovery document (every group's resources at once), in
+	 * its GA and beta versions, or else the plain list of groups.
+	 */
+	private static final String AGGREGATED_DISCOVERY = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+			+ "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
 
 	private final ApiClient client;
 
@@ -95,11 +103,20 @@ public class ResourceDiscovery {
 		}
 		List<String> candidates = new ArrayList<>();
 		try {
+			// one request for every group's resources where the server aggregates them
+			// (Kubernetes 1.30 and later), instead of one per group version
 			String body = ApiRequests.execute(this.client.getHttpClient(),
-					ApiRequests.get(this.client, "/apis", List.of()));
-			for (JsonElement group : JsonParser.parseString(body).getAsJsonObject().getAsJsonArray("groups")) {
+					ApiRequests.get(this.client, "/apis", List.of(), AGGREGATED_DISCOVERY));
+			JsonObject groups = JsonParser.parseString(body).getAsJsonObject();
+			if (isAggregated(groups)) {
+				cacheAggregated(groups);
+			}
+			for (JsonElement group : groups.getAsJsonArray(isAggregated(groups) ? "items" : "groups")) {
 				for (JsonElement served : group.getAsJsonObject().getAsJsonArray("versions")) {
-					String groupVersion = served.getAsJsonObject().get("groupVersion").getAsString();
+					String groupVersion = isAggregated(groups)
+							? groupName(group.getAsJsonObject()) + "/"
+									+ served.getAsJsonObject().get("version").getAsString()
+							: served.getAsJsonObject().get("groupVersion").getAsString();
 					if (groupVersion.endsWith("/" + version) && serves(groupVersion, kind)) {
 						candidates.add(groupVersion);
 					}
@@ -117,6 +134,46 @@ public class ResourceDiscovery {
 							+ "; configure the informer with its api-version and name it in the handler");
 		}
 		return candidates.get(0);
+	}
+
+	private static boolean isAggregated(JsonObject groups) {
+		return groups.has("kind") && "APIGroupDiscoveryList".equals(groups.get("kind").getAsString());
+	}
+
+	private static String groupName(JsonObject group) {
+		return group.getAsJsonObject("metadata").get("name").getAsString();
+	}
+
+	/**
+	 * Keeps the resources of every group version of an aggregated discovery document in
+	 * the shape of a group version's own discovery document, as {@link #resolve} reads
+	 * them.
+	 */
+	private void cacheAggregated(JsonObject groups) {
+		for (JsonElement groupElement : groups.getAsJsonArray("items")) {
+			JsonObject group = groupElement.getAsJsonObject();
+			for (JsonElement versionElement : group.getAsJsonArray("versions")) {
+				JsonObject version = versionElement.getAsJsonObject();
+				JsonArray resources = new JsonArray();
+				if (version.has("resources")) {
+					for (JsonElement resourceElement : version.getAsJsonArray("resources")) {
+						JsonObject resource = resourceElement.getAsJsonObject();
+						if (!resource.has("responseKind")) {
+							continue;
+						}
+						JsonObject converted = new JsonObject();
+						converted.addProperty("name", resource.get("resource").getAsString());
+						converted.addProperty("kind",
+								resource.getAsJsonObject("responseKind").get("kind").getAsString());
+						converted.addProperty("namespaced", "Namespaced".equals(resource.get("scope").getAsString()));
+						resources.add(converted);
+					}
+				}
+				JsonObject list = new JsonObject();
+				list.add("resources", resources);
+				this.groupVersions.putIfAbsent(groupName(group) + "/" + version.get("version").getAsString(), list);
+			}
+		}
 	}
 
 	private boolean serves(String apiVersion, String kind) {

@@ -16,6 +16,7 @@
 
 package io.github.kubeop.informer;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,6 +32,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonObject;
@@ -39,6 +41,7 @@ import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.cache.Indexer;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 
@@ -105,6 +108,24 @@ public final class ResourceInformer<T extends KubernetesObject> {
 
 	/** Shared with the other informers of the same API server. */
 	private final ServerReachability reachability;
+
+	/**
+	 * The keys of the objects the cache keeps, or {@code null} for every object watched;
+	 * see {@link #keepOnly(Predicate)}.
+	 */
+	private volatile Predicate<String> kept;
+
+	/**
+	 * Keys being loaded, each with the resourceVersion of a delete the watch delivered
+	 * meanwhile ({@code ""} for none); guarded by the store lock.
+	 */
+	private final Map<String, String> loading = new HashMap<>();
+
+	/**
+	 * The lists streaming into the cache now: an object loaded meanwhile counts as
+	 * listed, or the end of the list would drop it; guarded by the store lock.
+	 */
+	private final Set<Relist> relists = new HashSet<>();
 
 	ResourceInformer(InformerSpec<T> spec, ResourceKind resource, ApiClient client) {
 		this(spec, resource, client, ListStrategy.WATCH_LIST);
@@ -234,6 +255,128 @@ public final class ResourceInformer<T extends KubernetesObject> {
 			}
 			this.cache.addIndexers(Map.of(indexName, function));
 		}
+	}
+
+	/**
+	 * Narrows the cache to the objects whose keys pass a test, such as the objects some
+	 * primary references: the informer still lists and watches its whole scope, but drops
+	 * every other object before the cache, so that memory follows what passes, not the
+	 * cluster. Objects cached now that do not pass are evicted. An object whose key
+	 * starts to pass is not in the cache until the watch delivers a change of it, or
+	 * until it is {@linkplain #load(String) loaded}; one whose key stops passing stays
+	 * until it is {@linkplain #evict(String) evicted}.
+	 * @param keys the test, which must be quick and may change its answers
+	 */
+	public void keepOnly(Predicate<String> keys) {
+		synchronized (this.storeLock) {
+			this.kept = keys;
+			for (String key : this.cache.listKeys()) {
+				evict(key);
+			}
+		}
+	}
+
+	/**
+	 * Returns whether the cache keeps only some of the objects watched; see
+	 * {@link #keepOnly(Predicate)}.
+	 * @return whether the cache is narrowed
+	 */
+	public boolean keepsOnlySome() {
+		return this.kept != null;
+	}
+
+	/**
+	 * Loads an object that the cache now keeps but may have dropped before: lists it by
+	 * name with a consistent read, and merges it with what the watch delivered meanwhile
+	 * by resourceVersion, so that neither an older state nor a deleted object replaces
+	 * what the watch knows. Handlers are told as of any change: an add, or an update if
+	 * the cache held an older state. A key the cache does not keep, or outside the
+	 * informer's namespaces, is not loaded.
+	 * @param key the object's key, {@code namespace/name} or {@code name}
+	 * @throws ApiException if the API server refuses the list
+	 * @throws IOException if the list cannot be read
+	 */
+	public void load(String key) throws ApiException, IOException {
+		int slash = key.indexOf('/');
+		String namespace = (slash >= 0) ? key.substring(0, slash) : null;
+		String name = key.substring(slash + 1);
+		ListWatch<T> loop = this.loops.stream()
+			.filter((candidate) -> candidate.namespace() == null || candidate.namespace().equals(namespace))
+			.findFirst()
+			.orElse(null);
+		synchronized (this.storeLock) {
+			if (loop == null || !keeps(key)) {
+				return;
+			}
+			this.loading.putIfAbsent(key, "");
+		}
+		try {
+			List<T> found = new ArrayList<>(1);
+			loop.listNamed(name, found::add);
+			synchronized (this.storeLock) {
+				String deletedAt = this.loading.get(key);
+				if (found.isEmpty() || !keeps(key)) {
+					// absent when read: a watch event after the read brings it, if it
+					// comes
+					return;
+				}
+				T loaded = found.get(0);
+				if (!deletedAt.isEmpty() && compareResourceVersions(deletedAt, resourceVersion(loaded)) > 0) {
+					return;
+				}
+				T cached = this.cache.getByKey(key);
+				this.relists.forEach((relist) -> relist.seen.add(key));
+				if (cached == null) {
+					this.cache.put(loaded);
+					distribute((handler) -> handler.onAdd(loaded));
+				}
+				else if (compareResourceVersions(resourceVersion(loaded), resourceVersion(cached)) > 0) {
+					this.cache.put(loaded);
+					if (sameObject(cached, loaded)) {
+						distribute((handler) -> handler.onUpdate(cached, loaded));
+					}
+					else {
+						replaced(cached, loaded);
+					}
+				}
+			}
+		}
+		finally {
+			synchronized (this.storeLock) {
+				this.loading.remove(key);
+			}
+		}
+	}
+
+	/**
+	 * Drops an object the cache no longer keeps, telling handlers as of a delete whose
+	 * final state is unknown; an object the cache keeps stays.
+	 * @param key the object's key
+	 */
+	public void evict(String key) {
+		synchronized (this.storeLock) {
+			if (keeps(key)) {
+				return;
+			}
+			T cached = this.cache.deleteByKey(key);
+			if (cached != null) {
+				distribute((handler) -> handler.onDelete(cached, true));
+			}
+		}
+	}
+
+	private boolean keeps(String key) {
+		Predicate<String> keys = this.kept;
+		return keys == null || keys.test(key);
+	}
+
+	/**
+	 * Whether a watched state is older than the cached one, which only a load can have
+	 * put ahead of the watch: taking it would go back in time.
+	 */
+	private boolean behindCache(T object, T cached) {
+		return this.kept != null && cached != null && sameObject(cached, object)
+				&& compareResourceVersions(resourceVersion(object), resourceVersion(cached)) < 0;
 	}
 
 	/**
@@ -442,6 +585,11 @@ public final class ResourceInformer<T extends KubernetesObject> {
 		private Relist(String namespace, boolean first) {
 			this.namespace = namespace;
 			this.heldBack = first ? new ArrayList<>() : null;
+			synchronized (ResourceInformer.this.storeLock) {
+				// a list of the same loop that never finished was abandoned
+				ResourceInformer.this.relists.removeIf((other) -> java.util.Objects.equals(other.namespace, namespace));
+				ResourceInformer.this.relists.add(this);
+			}
 		}
 
 		/**
@@ -451,6 +599,11 @@ public final class ResourceInformer<T extends KubernetesObject> {
 		 * @param object the listed object
 		 */
 		void listed(T object) {
+			if (!keeps(key(object))) {
+				// never held: a narrowed cache keeps memory for what it keeps, also while
+				// listing
+				return;
+			}
 			if (this.heldBack != null) {
 				this.heldBack.add(object);
 				return;
@@ -461,8 +614,15 @@ public final class ResourceInformer<T extends KubernetesObject> {
 		private void take(T object) {
 			String key = key(object);
 			synchronized (ResourceInformer.this.storeLock) {
+				if (!keeps(key)) {
+					// not seen: should it be cached, the end of the list drops it
+					return;
+				}
 				this.seen.add(key);
 				T old = ResourceInformer.this.cache.getByKey(key);
+				if (behindCache(object, old)) {
+					return;
+				}
 				if (old == null) {
 					ResourceInformer.this.cache.put(object);
 					counted(ResourceInformer.this.addEvents);
@@ -525,6 +685,7 @@ public final class ResourceInformer<T extends KubernetesObject> {
 					}
 				}
 				this.seen.clear();
+				ResourceInformer.this.relists.remove(this);
 			}
 		}
 
@@ -532,6 +693,14 @@ public final class ResourceInformer<T extends KubernetesObject> {
 
 	void upsert(T object) {
 		synchronized (this.storeLock) {
+			String key = key(object);
+			if (!keeps(key)) {
+				evict(key);
+				return;
+			}
+			if (behindCache(object, this.cache.getByKey(key))) {
+				return;
+			}
 			T old = this.cache.put(object);
 			if (old == null) {
 				counted(this.addEvents);
@@ -567,7 +736,17 @@ public final class ResourceInformer<T extends KubernetesObject> {
 
 	void delete(T object) {
 		synchronized (this.storeLock) {
-			this.cache.deleteByKey(key(object));
+			String key = key(object);
+			if (this.kept != null) {
+				this.loading.computeIfPresent(key, (loadingKey, deletedAt) -> resourceVersion(object));
+				T cached = this.cache.getByKey(key);
+				// a narrowed cache tells only of what it held, and a load may have put a
+				// newer object of the name ahead of the watch
+				if (cached == null || compareResourceVersions(resourceVersion(cached), resourceVersion(object)) > 0) {
+					return;
+				}
+			}
+			this.cache.deleteByKey(key);
 			counted(this.deleteEvents);
 			distribute((handler) -> handler.onDelete(object, false));
 		}

@@ -28,10 +28,13 @@ import java.util.function.Supplier;
 import io.github.kubeop.handler.Controller;
 import io.github.kubeop.handler.HandlerObserver;
 import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.informer.ResourceKind;
 import io.github.kubeop.queue.DefaultWorkQueue;
+import io.github.kubeop.queue.Priority;
 import io.github.kubeop.queue.QueueMetrics;
 import io.github.kubeop.queue.QueueMetricsFactory;
 import io.github.kubeop.shard.ShardMember;
+import io.github.kubeop.write.WriteListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -51,7 +54,7 @@ import io.micrometer.core.instrument.Timer;
  *
  * @author Kubeop authors
  */
-public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory {
+public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory, WriteListener {
 
 	private static final String[] RESULTS = { "success", "error", "requeue", "requeue_after" };
 
@@ -75,7 +78,10 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory {
 
 	private final Map<String, AtomicInteger> activeWorkers = new ConcurrentHashMap<>();
 
-	private final Map<String, AtomicLong> depths = new ConcurrentHashMap<>();
+	/**
+	 * Queue depths by queue and priority.
+	 */
+	private final Map<String, Map<Integer, AtomicLong>> depths = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates a new instance.
@@ -83,6 +89,44 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory {
 	 */
 	public KubeopMetrics(MeterRegistry registry) {
 		this.registry = registry;
+	}
+
+	/**
+	 * Counts a request of the {@code KubernetesTemplate}: {@code kubeop.writes} for
+	 * writes, {@code kubeop.reads} for reads the cache could not answer, by verb,
+	 * resource and status code ({@code 0} when there was no answer).
+	 * @param resource the resource
+	 * @param verb the verb
+	 * @param code the status code
+	 */
+	@Override
+	public void requested(ResourceKind resource, String verb, int code) {
+		boolean read = "get".equals(verb) || "list".equals(verb);
+		Counter.builder(read ? "kubeop.reads" : "kubeop.writes")
+			.description(read ? "Reads of the KubernetesTemplate sent to the API server"
+					: "Writes of the KubernetesTemplate sent to the API server")
+			.tags("verb", verb, "resource", resourceName(resource), "code", Integer.toString(code))
+			.register(this.registry)
+			.increment();
+	}
+
+	/**
+	 * Counts an apply not sent because the live object has its state already, as
+	 * {@code kubeop.writes.unchanged}.
+	 * @param resource the resource
+	 * @param verb {@code apply} or {@code apply-status}
+	 */
+	@Override
+	public void unchanged(ResourceKind resource, String verb) {
+		Counter.builder("kubeop.writes.unchanged")
+			.description("Applies of the KubernetesTemplate not sent: the live object had their state")
+			.tags("verb", verb, "resource", resourceName(resource))
+			.register(this.registry)
+			.increment();
+	}
+
+	private static String resourceName(ResourceKind resource) {
+		return resource.group().isEmpty() ? resource.plural() : resource.plural() + "." + resource.group();
 	}
 
 	/**
@@ -111,18 +155,23 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory {
 			.serviceLevelObjectives(WORKQUEUE_BUCKETS)
 			.tags(tags)
 			.register(this.registry);
-		AtomicLong depth = depth(name);
 		return new QueueMetrics() {
 
 			@Override
-			public void added() {
+			public void added(int priority) {
 				adds.increment();
-				depth.incrementAndGet();
+				depth(name, priority).incrementAndGet();
 			}
 
 			@Override
-			public void taken(long waitedNanos) {
-				depth.decrementAndGet();
+			public void raised(int from, int to) {
+				depth(name, from).decrementAndGet();
+				depth(name, to).incrementAndGet();
+			}
+
+			@Override
+			public void taken(long waitedNanos, int priority) {
+				depth(name, priority).decrementAndGet();
 				queued.record(waitedNanos, TimeUnit.NANOSECONDS);
 			}
 
@@ -146,14 +195,9 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory {
 	public void bind(Controller<?> controller) {
 		String name = controller.name();
 		Tags tags = Tags.of("name", name, "controller", name);
-		// client-go's depth: incremented by every add of an item not already waiting
-		// (one re-added while it is processed included), decremented when a worker takes
-		// it; delayed items are not added yet
-		Gauge.builder("workqueue.depth", depth(name), AtomicLong::get)
-			.description("Current depth of the work queue")
-			.tags(tags)
-			.strongReference(true)
-			.register(this.registry);
+		// the depth of normal priority is there from the start; others from their first
+		// item
+		depth(name, Priority.NORMAL);
 		if (controller.queue() instanceof DefaultWorkQueue<?> queue) {
 			Gauge.builder("workqueue.unfinished.work", queue, (q) -> q.unfinishedWorkNanos() / 1e9)
 				.description("Seconds of work in progress not yet observed by work duration")
@@ -284,8 +328,24 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory {
 		active(handler).decrementAndGet();
 	}
 
-	private AtomicLong depth(String queue) {
-		return this.depths.computeIfAbsent(queue, (name) -> new AtomicLong());
+	/**
+	 * Returns the depth of one priority of a queue, registering its gauge on first use:
+	 * client-go's depth, incremented by every add of an item not already waiting (one
+	 * re-added while it is processed included), decremented when a worker takes it
+	 * (delayed items are not added yet), by priority as controller-runtime's priority
+	 * queue reports it.
+	 */
+	private AtomicLong depth(String queue, int priority) {
+		return this.depths.computeIfAbsent(queue, (name) -> new ConcurrentHashMap<>())
+			.computeIfAbsent(priority, (p) -> {
+				AtomicLong depth = new AtomicLong();
+				Gauge.builder("workqueue.depth", depth, AtomicLong::get)
+					.description("Current depth of the work queue")
+					.tags("name", queue, "controller", queue, "priority", Integer.toString(p))
+					.strongReference(true)
+					.register(this.registry);
+				return depth;
+			});
 	}
 
 	private AtomicInteger active(String handler) {

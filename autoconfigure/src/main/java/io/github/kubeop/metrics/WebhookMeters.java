@@ -98,7 +98,7 @@ public class WebhookMeters implements WebhookObserver {
 
 	@Override
 	public void threw(String path, Throwable failure) {
-		(CONVERSION_PATH.equals(path) ? this.conversionPanics : this.panics).increment();
+		(path.startsWith(CONVERSION_PATH) ? this.conversionPanics : this.panics).increment();
 	}
 
 	private AtomicInteger inFlight(String path) {

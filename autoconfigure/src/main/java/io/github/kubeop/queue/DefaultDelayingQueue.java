@@ -23,6 +23,7 @@ import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 /**
  * client-go's delaying queue: items added with a delay wait in a priority queue ordered
@@ -56,7 +57,19 @@ public class DefaultDelayingQueue<K> extends DefaultWorkQueue<K> implements Dela
 	 * @param ticker the time source
 	 */
 	public DefaultDelayingQueue(String name, QueueMetrics metrics, Ticker ticker) {
-		super(name, metrics, ticker);
+		this(name, metrics, ticker, null);
+	}
+
+	/**
+	 * Creates a queue whose items take turns by lane.
+	 * @param name the queue name, for threads and metrics
+	 * @param metrics told what the queue does
+	 * @param ticker the time source
+	 * @param lanes the lane of an item, or {@code null} for one lane
+	 * @see DefaultWorkQueue#DefaultWorkQueue(String, QueueMetrics, Ticker, Function)
+	 */
+	public DefaultDelayingQueue(String name, QueueMetrics metrics, Ticker ticker, Function<? super K, String> lanes) {
+		super(name, metrics, ticker, lanes);
 		this.waitingLoop = new Thread(this::waitingLoop, "kubeop-queue-" + name + "-delay");
 		this.waitingLoop.setDaemon(true);
 		this.waitingLoop.start();
@@ -72,11 +85,16 @@ public class DefaultDelayingQueue<K> extends DefaultWorkQueue<K> implements Dela
 
 	@Override
 	public void addAfter(K item, Duration delay) {
+		addAfter(item, delay, Priority.NORMAL);
+	}
+
+	@Override
+	public void addAfter(K item, Duration delay, int priority) {
 		if (isShuttingDown()) {
 			return;
 		}
 		if (delay.isZero() || delay.isNegative()) {
-			add(item);
+			add(item, priority);
 			return;
 		}
 		long due = ticker().nanoTime() + delay.toNanos();
@@ -84,12 +102,15 @@ public class DefaultDelayingQueue<K> extends DefaultWorkQueue<K> implements Dela
 		try {
 			Waiting<K> existing = this.waitingByItem.get(item);
 			if (existing != null) {
-				if (due - existing.due >= 0) {
+				if (due - existing.due >= 0 && priority <= existing.priority) {
 					return;
 				}
 				this.waiting.remove(existing);
+				// the earlier due time and the higher priority of the two
+				due = (due - existing.due >= 0) ? existing.due : due;
+				priority = Math.max(priority, existing.priority);
 			}
-			Waiting<K> entry = new Waiting<>(item, due, this.sequence++);
+			Waiting<K> entry = new Waiting<>(item, due, priority, this.sequence++);
 			this.waiting.add(entry);
 			this.waitingByItem.put(item, entry);
 			this.waitingChanged.signal();
@@ -152,7 +173,7 @@ public class DefaultDelayingQueue<K> extends DefaultWorkQueue<K> implements Dela
 				}
 				this.waiting.poll();
 				this.waitingByItem.remove(next.item);
-				add(next.item);
+				add(next.item, next.priority);
 			}
 		}
 		catch (InterruptedException ex) {
@@ -163,7 +184,7 @@ public class DefaultDelayingQueue<K> extends DefaultWorkQueue<K> implements Dela
 		}
 	}
 
-	private record Waiting<K>(K item, long due, long sequence) implements Comparable<Waiting<K>> {
+	private record Waiting<K>(K item, long due, int priority, long sequence) implements Comparable<Waiting<K>> {
 
 		@Override
 		public int compareTo(Waiting<K> other) {

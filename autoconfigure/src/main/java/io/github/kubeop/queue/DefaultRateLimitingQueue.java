@@ -16,6 +16,8 @@
 
 package io.github.kubeop.queue;
 
+import java.util.function.Function;
+
 /**
  * client-go's rate-limiting queue: a {@link DefaultDelayingQueue} that asks its
  * {@link RateLimiter} how long a failed item waits.
@@ -35,7 +37,21 @@ public class DefaultRateLimitingQueue<K> extends DefaultDelayingQueue<K> impleme
 	 * @param ticker the time source
 	 */
 	public DefaultRateLimitingQueue(String name, RateLimiter<K> rateLimiter, QueueMetrics metrics, Ticker ticker) {
-		super(name, metrics, ticker);
+		this(name, rateLimiter, metrics, ticker, null);
+	}
+
+	/**
+	 * Creates a queue whose items take turns by lane.
+	 * @param name the queue name, for threads and metrics
+	 * @param rateLimiter decides how long failed items wait
+	 * @param metrics told what the queue does
+	 * @param ticker the time source
+	 * @param lanes the lane of an item, or {@code null} for one lane
+	 * @see DefaultWorkQueue#DefaultWorkQueue(String, QueueMetrics, Ticker, Function)
+	 */
+	public DefaultRateLimitingQueue(String name, RateLimiter<K> rateLimiter, QueueMetrics metrics, Ticker ticker,
+			Function<? super K, String> lanes) {
+		super(name, metrics, ticker, lanes);
 		this.rateLimiter = rateLimiter;
 	}
 
@@ -50,8 +66,13 @@ public class DefaultRateLimitingQueue<K> extends DefaultDelayingQueue<K> impleme
 
 	@Override
 	public void addRateLimited(K item) {
+		addRateLimited(item, Priority.NORMAL);
+	}
+
+	@Override
+	public void addRateLimited(K item, int priority) {
 		metrics().retried();
-		addAfter(item, this.rateLimiter.when(item));
+		addAfter(item, this.rateLimiter.when(item), priority);
 	}
 
 	@Override

@@ -16,19 +16,19 @@
 
 package io.github.kubeop.queue;
 
-import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 /**
- * client-go's work queue ({@code workqueue.Typed}): a FIFO of waiting items, a dirty set
- * of items that need processing, and a processing set. An item is in the FIFO at most
- * once; an item added while processing is only marked dirty and goes back into the FIFO
- * when it is done.
+ * client-go's work queue ({@code workqueue.Typed}) with controller-runtime's priorities:
+ * the waiting items, a dirty set of items that need processing, and a processing set. An
+ * item waits at most once; an item added while processing is only marked dirty and waits
+ * again when it is done. A worker takes the waiting item of the highest {@link Priority}
+ * first; adding an item that waits already raises its priority, never lowers it. With
+ * lanes (fairness), the lanes that have items of the highest priority take turns.
  *
  * @param <K> the item type
  * @author Kubeop authors
@@ -39,11 +39,25 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 
 	private final Condition changed = this.lock.newCondition();
 
-	private final ArrayDeque<K> queue = new ArrayDeque<>();
+	private final WaitingItems<K> queue;
 
-	private final Set<K> dirty = new HashSet<>();
+	/**
+	 * The items that need processing, waiting or added while processing, with their
+	 * priorities.
+	 */
+	private final Map<K, Integer> dirty = new HashMap<>();
 
-	private final Map<K, Long> processing = new HashMap<>();
+	private final Map<K, Processing> processing = new HashMap<>();
+
+	/**
+	 * The lane of an item, or {@code null} for one lane.
+	 */
+	private final Function<? super K, String> lanes;
+
+	/**
+	 * The lanes of the dirty items, with lanes.
+	 */
+	private final Map<K, String> laneOf = new HashMap<>();
 
 	private final Map<K, Long> addedAt = new HashMap<>();
 
@@ -68,6 +82,21 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 	 * @param ticker the time source
 	 */
 	public DefaultWorkQueue(String name, QueueMetrics metrics, Ticker ticker) {
+		this(name, metrics, ticker, null);
+	}
+
+	/**
+	 * Creates a queue whose items take turns by lane: fairness across namespaces, or
+	 * across another partition of the items.
+	 * @param name the queue name, for threads and metrics
+	 * @param metrics told what the queue does
+	 * @param ticker the time source
+	 * @param lanes the lane of an item, or {@code null} for one lane; called outside the
+	 * queue's lock, never with it held
+	 */
+	public DefaultWorkQueue(String name, QueueMetrics metrics, Ticker ticker, Function<? super K, String> lanes) {
+		this.queue = new WaitingItems<>(lanes != null);
+		this.lanes = lanes;
 		this.name = name;
 		this.metrics = metrics;
 		this.ticker = ticker;
@@ -92,19 +121,36 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 
 	@Override
 	public void add(K item) {
+		add(item, Priority.NORMAL);
+	}
+
+	@Override
+	public void add(K item, int priority) {
+		// the lane is found before the lock: finding it may read a cache
+		String lane = lane(item);
 		this.lock.lock();
 		try {
-			if (this.shuttingDown || !this.dirty.add(item)) {
+			if (this.shuttingDown) {
 				return;
 			}
+			Integer waiting = this.dirty.putIfAbsent(item, priority);
+			if (waiting != null) {
+				if (priority > waiting) {
+					raise(item, waiting, priority);
+				}
+				return;
+			}
+			if (lane != null) {
+				this.laneOf.put(item, lane);
+			}
 			if (this.timed) {
-				this.metrics.added();
+				this.metrics.added(priority);
 				this.addedAt.putIfAbsent(item, this.ticker.nanoTime());
 			}
 			if (this.processing.containsKey(item)) {
 				return;
 			}
-			this.queue.addLast(item);
+			this.queue.push(item, priority, lane);
 			this.changed.signal();
 		}
 		finally {
@@ -112,25 +158,46 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 		}
 	}
 
+	private String lane(K item) {
+		if (this.lanes == null) {
+			return null;
+		}
+		String lane = this.lanes.apply(item);
+		return (lane != null) ? lane : "";
+	}
+
+	private void raise(K item, int from, int to) {
+		this.dirty.put(item, to);
+		if (this.timed) {
+			this.metrics.raised(from, to);
+		}
+		if (!this.processing.containsKey(item)) {
+			this.queue.raise(item, from, to, this.laneOf.get(item));
+		}
+	}
+
 	@Override
 	public K get() throws InterruptedException {
 		this.lock.lock();
 		try {
-			while (this.queue.isEmpty() && !this.shuttingDown) {
+			while (this.queue.size() == 0 && !this.shuttingDown) {
 				this.changed.await();
 			}
-			if (this.queue.isEmpty()) {
+			K item = this.queue.poll();
+			if (item == null) {
 				return null;
 			}
-			K item = this.queue.pollFirst();
+			int priority = this.dirty.remove(item);
+			if (this.lanes != null) {
+				this.laneOf.remove(item);
+			}
 			long now = 0;
 			if (this.timed) {
 				now = this.ticker.nanoTime();
 				Long added = this.addedAt.remove(item);
-				this.metrics.taken((added != null) ? now - added : 0);
+				this.metrics.taken((added != null) ? now - added : 0, priority);
 			}
-			this.processing.put(item, now);
-			this.dirty.remove(item);
+			this.processing.put(item, new Processing(now, priority));
 			return item;
 		}
 		finally {
@@ -142,17 +209,30 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 	public void done(K item) {
 		this.lock.lock();
 		try {
-			Long started = this.processing.remove(item);
-			if (started != null && this.timed) {
-				this.metrics.done(this.ticker.nanoTime() - started);
+			Processing processed = this.processing.remove(item);
+			if (processed != null && this.timed) {
+				this.metrics.done(this.ticker.nanoTime() - processed.started);
 			}
-			if (this.dirty.contains(item)) {
-				this.queue.addLast(item);
+			Integer priority = this.dirty.get(item);
+			if (priority != null) {
+				this.queue.push(item, priority, this.laneOf.get(item));
 				this.changed.signal();
 			}
 			else if (this.processing.isEmpty()) {
 				this.changed.signalAll();
 			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public int priorityOf(K item) {
+		this.lock.lock();
+		try {
+			Processing processed = this.processing.get(item);
+			return (processed != null) ? processed.priority : Priority.NORMAL;
 		}
 		finally {
 			this.lock.unlock();
@@ -221,7 +301,7 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 		this.lock.lock();
 		try {
 			long now = this.ticker.nanoTime();
-			return this.processing.values().stream().mapToLong((started) -> now - started).sum();
+			return this.processing.values().stream().mapToLong((processed) -> now - processed.started).sum();
 		}
 		finally {
 			this.lock.unlock();
@@ -240,11 +320,18 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 		this.lock.lock();
 		try {
 			long now = this.ticker.nanoTime();
-			return this.processing.values().stream().mapToLong((started) -> now - started).max().orElse(0);
+			return this.processing.values().stream().mapToLong((processed) -> now - processed.started).max().orElse(0);
 		}
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/**
+	 * An item being processed: since when, and the priority it was taken at.
+	 */
+	private record Processing(long started, int priority) {
+
 	}
 
 	/**

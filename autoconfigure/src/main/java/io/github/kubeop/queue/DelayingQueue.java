@@ -35,4 +35,13 @@ public interface DelayingQueue<K> extends WorkQueue<K> {
 	 */
 	void addAfter(K item, Duration delay);
 
+	/**
+	 * Adds an item at a priority after a delay; an item already waiting for its delay
+	 * keeps the earlier due time and the higher priority of the two.
+	 * @param item the item
+	 * @param delay the delay; zero or negative adds at once
+	 * @param priority the priority
+	 */
+	void addAfter(K item, Duration delay, int priority);
+
 }

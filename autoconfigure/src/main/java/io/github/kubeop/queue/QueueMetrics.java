@@ -33,15 +33,25 @@ public interface QueueMetrics {
 
 	/**
 	 * An item was added (and was not already waiting).
+	 * @param priority its priority
 	 */
-	default void added() {
+	default void added(int priority) {
+	}
+
+	/**
+	 * A waiting item's priority was raised.
+	 * @param from the priority it waited at
+	 * @param to the priority it waits at now
+	 */
+	default void raised(int from, int to) {
 	}
 
 	/**
 	 * An item was taken by a worker.
 	 * @param waitedNanos how long it waited in the queue
+	 * @param priority the priority it was taken at
 	 */
-	default void taken(long waitedNanos) {
+	default void taken(long waitedNanos, int priority) {
 	}
 
 	/**

@@ -32,6 +32,13 @@ public interface RateLimitingQueue<K> extends DelayingQueue<K> {
 	void addRateLimited(K item);
 
 	/**
+	 * Adds an item at a priority after the rate limiter's delay for it.
+	 * @param item the item
+	 * @param priority the priority
+	 */
+	void addRateLimited(K item, int priority);
+
+	/**
 	 * Tells the rate limiter the item succeeded, resetting its back-off.
 	 * @param item the item
 	 */

@@ -33,6 +33,22 @@ public interface WorkQueue<K> {
 	void add(K item);
 
 	/**
+	 * Adds an item at a priority; an item already waiting is raised to it if that is
+	 * higher, never lowered.
+	 * @param item the item
+	 * @param priority the priority, {@link Priority#NORMAL} for a plain add
+	 */
+	void add(K item, int priority);
+
+	/**
+	 * Returns the priority an item being processed was taken at, so that a retry can keep
+	 * it.
+	 * @param item the item
+	 * @return its priority, {@link Priority#NORMAL} if it is not being processed
+	 */
+	int priorityOf(K item);
+
+	/**
 	 * Takes the next item, waiting for one; the caller must call {@link #done(Object)}.
 	 * @return the item, or {@code null} once the queue is shut down
 	 * @throws InterruptedException if interrupted while waiting

@@ -106,6 +106,29 @@ public @interface KubernetesResource {
 	Scale[] scale() default {};
 
 	/**
+	 * Whether this version is the one the API server stores. Needed only when several
+	 * classes declare versions of one kind (one group and kind, one class per version):
+	 * exactly one of them must be the storage version, and the build fails naming the
+	 * classes otherwise. A kind with one class is stored in its version.
+	 * @return whether this is the storage version
+	 */
+	boolean storage() default false;
+
+	/**
+	 * Whether the API server serves this version. A version no longer served can stay
+	 * declared while objects stored in it are migrated.
+	 * @return whether the version is served
+	 */
+	boolean served() default true;
+
+	/**
+	 * Whether this version is deprecated: the API server then answers requests for it
+	 * with a warning.
+	 * @return whether the version is deprecated
+	 */
+	boolean deprecated() default false;
+
+	/**
 	 * The scope of a custom resource.
 	 */
 	enum Scope {

@@ -44,7 +44,9 @@ import org.springframework.core.ResolvableType;
 final class ConversionEndpoint implements WebhookEndpoint {
 
 	/**
-	 * The path controller-runtime serves conversion on.
+	 * The path controller-runtime serves conversion on; each resource with converters is
+	 * also served on {@code /convert/<group>/<plural>}, the path the Maven plugin writes
+	 * into its CRD. Every path converts every kind.
 	 */
 	static final String PATH = "/convert";
 
@@ -100,6 +102,20 @@ final class ConversionEndpoint implements WebhookEndpoint {
 
 	boolean isEmpty() {
 		return this.kinds.isEmpty();
+	}
+
+	/**
+	 * Returns the paths of the resources with converters, as the Maven plugin writes them
+	 * into the CRDs' {@code conversion} section: {@code /convert/<group>/<plural>}.
+	 * @return the paths, by CustomResourceDefinition name
+	 */
+	Map<String, String> definitionPaths() {
+		Map<String, String> paths = new LinkedHashMap<>();
+		this.kinds.values().forEach((kind) -> {
+			ResourceType type = ResourceType.of(kind.hubType);
+			paths.put(type.crdName(), PATH + "/" + type.group() + "/" + type.plural());
+		});
+		return paths;
 	}
 
 	/**

@@ -145,7 +145,7 @@ public class LocalWebhookRegistration implements SmartLifecycle {
 				createMutating(mutating);
 			}
 			for (String definition : this.registry.convertedDefinitions()) {
-				convertThroughWebhook(definition, baseUrl + ConversionEndpoint.PATH);
+				convertThroughWebhook(definition, baseUrl + this.registry.conversionPath(definition));
 			}
 			awaitProbes(probe, probes);
 			logger.info("Registered webhooks on " + baseUrl + " as " + name);

@@ -95,6 +95,10 @@ public final class WebhookRegistry {
 		this.conversion = endpoint;
 		this.endpoints.put(endpoint.path(), endpoint);
 		this.observer.registered(endpoint.path());
+		endpoint.definitionPaths().values().forEach((path) -> {
+			this.endpoints.put(path, endpoint);
+			this.observer.registered(path);
+		});
 	}
 
 	void registerEndpoint(WebhookEndpoint endpoint) {
@@ -125,6 +129,17 @@ public final class WebhookRegistry {
 	public List<String> convertedDefinitions() {
 		ConversionEndpoint endpoint = this.conversion;
 		return (endpoint != null) ? endpoint.definitionNames() : List.of();
+	}
+
+	/**
+	 * Returns the conversion path of a CustomResourceDefinition with converters.
+	 * @param definition the definition name, such as {@code widgets.example.com}
+	 * @return the path, such as {@code /convert/example.com/widgets}
+	 */
+	public String conversionPath(String definition) {
+		ConversionEndpoint endpoint = this.conversion;
+		return (endpoint != null) ? endpoint.definitionPaths().getOrDefault(definition, ConversionEndpoint.PATH)
+				: ConversionEndpoint.PATH;
 	}
 
 	/**

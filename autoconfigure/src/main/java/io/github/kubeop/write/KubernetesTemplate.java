@@ -44,6 +44,7 @@ import com.google.gson.stream.JsonWriter;
 import io.github.kubeop.handler.HandlerCall;
 import io.github.kubeop.handler.InformerView;
 import io.github.kubeop.informer.InformerRegistry;
+import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ResourceDiscovery;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.ResourceKind;
@@ -53,6 +54,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1Scale;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import okhttp3.MediaType;
 import okhttp3.Request;
@@ -60,6 +62,8 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+
+import org.springframework.util.StringUtils;
 
 /**
  * Writes objects to the API server the way controllers are expected to, for generated
@@ -80,8 +84,21 @@ import org.apache.commons.logging.LogFactory;
  * {@code observedGeneration}, and sends nothing when the status is unchanged.</li>
  * <li>{@link #update} replaces an object under optimistic concurrency, as
  * controller-runtime's {@code client.Update}.</li>
+ * <li>{@link #apply(Object, ApplyOptions)} with {@link ApplyOptions#notOwned()} applies
+ * an object the handled object must not own (another namespace, cluster-scoped,
+ * shared).</li>
+ * <li>{@link #get}, {@link #read} and {@link #list} read from an informer's cache when
+ * one holds what is asked for and has caught up with this template's writes, else from
+ * the API server ({@link ReadResult#source()} says which); {@link #create},
+ * {@link #patch} ({@link Patch}: merge, JSON, strategic merge, apply; status too),
+ * {@link #updateStatus}, {@link #delete} ({@link DeleteOptions}: uid and resourceVersion
+ * preconditions, propagation) and {@link #scale} complete the writes.</li>
+ * <li>An apply whose state the live object already has, for this field manager, is not
+ * sent (see {@link #apply(Object, ApplyOptions)}).</li>
  * </ul>
- * Inside a handler call:
+ * Every request is counted through a {@link WriteListener} ({@code kubeop.writes},
+ * {@code kubeop.reads} with Micrometer), and a refused one throws an {@link ApiException}
+ * whose message carries the server's reason and message. Inside a handler call:
  * <ul>
  * <li>in an add, update or reconcile call (never a delete or a cleanup call, see
  * {@link HandlerCall#owner()}), an applied object gets the handled object as its
@@ -135,6 +152,29 @@ public class KubernetesTemplate {
 
 	private static final String SHARD_LABEL_PREFIX = "shard.kubeop.io/";
 
+	private static final MediaType MERGE_PATCH = MediaType.get("application/merge-patch+json");
+
+	private static final int LIST_PAGE_SIZE = 500;
+
+	/**
+	 * How API servers word a failed uid precondition: "UID in precondition: ..." (the
+	 * registry's) and "the UID in the precondition (...) does not match" (the storage's).
+	 */
+	private static final Pattern UID_PRECONDITION_FAILED = Pattern.compile("UID in (the )?precondition",
+			Pattern.CASE_INSENSITIVE);
+
+	private static final WriteListener NO_LISTENER = new WriteListener() {
+
+		@Override
+		public void requested(ResourceKind resource, String verb, int code) {
+		}
+
+		@Override
+		public void unchanged(ResourceKind resource, String verb) {
+		}
+
+	};
+
 	private final ApiClient client;
 
 	private final Gson gson;
@@ -154,6 +194,14 @@ public class KubernetesTemplate {
 	private final boolean forceConflicts;
 
 	private final Map<String, ResourceKind> kinds = new ConcurrentHashMap<>();
+
+	/**
+	 * What this template last wrote of each object: for reads, whether a cache has caught
+	 * up with it; for applies, whether the desired state is the one last applied.
+	 */
+	private final WrittenObjects writtenObjects = new WrittenObjects();
+
+	private volatile WriteListener listener = NO_LISTENER;
 
 	/**
 	 * The informers already named in a warning about a written object none of them
@@ -205,16 +253,50 @@ public class KubernetesTemplate {
 	 * another object controls it
 	 */
 	public <T> T apply(T desired) throws ApiException {
+		return apply(desired, ApplyOptions.owned());
+	}
+
+	/**
+	 * Server-side applies the desired state of an object (never its status) as
+	 * {@link #apply(Object)} does, with options: {@link ApplyOptions#notOwned()} for an
+	 * object that the handled object must not own (a shared object in another namespace,
+	 * a cluster-scoped one).
+	 * <p>
+	 * Nothing is sent when the live object already has the desired state for this field
+	 * manager: the desired state is the one this template last applied to that object,
+	 * and the live object (from an informer's cache when one holds it, else read from the
+	 * API server) has every value it states, as the server normalises values (see
+	 * {@code LiveComparison}). The live object is returned then.
+	 * @param <T> the object type
+	 * @param desired the fields the caller wants to own; needs a name, and a namespace if
+	 * the kind is namespaced
+	 * @param options whether the handled object owns the applied one, and conflicts
+	 * @return the object the server answered with, or the live object if nothing was sent
+	 * @throws ApiException if the server rejects the apply; its message carries the
+	 * server's reason and message
+	 * @throws IllegalArgumentException if the handled object cannot own the applied one
+	 * @throws AlreadyOwnedException if the handled object would own the applied one but
+	 * another object controls it
+	 */
+	public <T> T apply(T desired, ApplyOptions options) throws ApiException {
 		JsonObject body = toJson(desired);
 		body.remove("status");
 		ResourceKind kind = kindOf(desired, body);
 		JsonObject metadata = metadataOf(body, kind);
+		// for pruning: before anything decides whether a request is sent
+		AppliedObjects.record(kind, metadata);
 		keepOnlyOwnFieldsOfReadObject(kind, body, metadata, desired);
 		SERVER_OWNED_METADATA.forEach(metadata::remove);
-		addControllerReference(kind, metadata);
-		String answer = send(kind, metadata, "", "PATCH", applyQuery(),
+		if (options.isOwned()) {
+			addControllerReference(kind, metadata);
+		}
+		T unchanged = unchangedLiveObject(kind, metadata, body, desired);
+		if (unchanged != null) {
+			return written(kind, unchanged, appliedState(body));
+		}
+		String answer = send(kind, metadata, "", "PATCH", applyQuery(options),
 				RequestBody.create(body.toString(), APPLY_PATCH));
-		return written(kind, decode(answer, desired));
+		return written(kind, decode(answer, desired), appliedState(body));
 	}
 
 	/**
@@ -251,6 +333,7 @@ public class KubernetesTemplate {
 		}
 		if (contains(currentJson.get("status"), newStatus)) {
 			logRequest("PATCH", kind, currentMetadata, "/status", "none (unchanged, not sent)");
+			this.listener.unchanged(kind, "apply-status");
 			return current;
 		}
 		JsonObject metadata = new JsonObject();
@@ -263,9 +346,9 @@ public class KubernetesTemplate {
 		body.addProperty("kind", kind.kind());
 		body.add("metadata", metadata);
 		body.add("status", newStatus);
-		String answer = send(kind, metadata, "/status", "PATCH", applyQuery(),
+		String answer = send(kind, metadata, "/status", "PATCH", applyQuery(ApplyOptions.owned()),
 				RequestBody.create(body.toString(), APPLY_PATCH));
-		return written(kind, decode(answer, current));
+		return statusWritten(kind, decode(answer, current));
 	}
 
 	/**
@@ -288,10 +371,512 @@ public class KubernetesTemplate {
 		return written(kind, decode(answer, object));
 	}
 
-	private List<Pair> applyQuery() {
+	/**
+	 * Replaces the status of an object through its status subresource, under optimistic
+	 * concurrency, as controller-runtime's {@code client.Status().Update}.
+	 * @param <T> the object type
+	 * @param object the object with its new status, with the {@code resourceVersion} it
+	 * was read at
+	 * @return the object the server answered with
+	 * @throws ApiException if the server rejects the write, {@code 409} among others
+	 */
+	public <T> T updateStatus(T object) throws ApiException {
+		JsonObject body = toJson(object);
+		ResourceKind kind = kindOf(object, body);
+		JsonObject metadata = metadataOf(body, kind);
 		List<Pair> query = new ArrayList<>();
 		query.add(new Pair("fieldManager", this.fieldManager));
-		query.add(new Pair("force", Boolean.toString(this.forceConflicts)));
+		String answer = send(kind, metadata, "/status", "PUT", query, RequestBody.create(body.toString(), JSON));
+		return statusWritten(kind, decode(answer, object));
+	}
+
+	/**
+	 * Creates an object, as it is: no owner reference is added (see {@link #apply} for
+	 * objects the handled object owns), and an object of that name that exists already
+	 * makes it fail with {@code 409 AlreadyExists}.
+	 * @param <T> the object type
+	 * @param object the object; needs a name (or {@code generateName}), and a namespace
+	 * if the kind is namespaced
+	 * @return the object the server answered with
+	 * @throws ApiException if the server rejects the create
+	 */
+	public <T> T create(T object) throws ApiException {
+		JsonObject body = toJson(object);
+		ResourceKind kind = kindOf(object, body);
+		JsonObject metadata = body.getAsJsonObject("metadata");
+		String namespace = (metadata != null) ? string(metadata, "namespace") : null;
+		if (kind.namespaced() && namespace == null) {
+			throw new IllegalArgumentException("A " + kind.kind() + " is namespaced: set metadata.namespace");
+		}
+		List<Pair> query = new ArrayList<>();
+		query.add(new Pair("fieldManager", this.fieldManager));
+		String answer = request(kind, "create", "POST", namespace, null, "", query,
+				RequestBody.create(body.toString(), JSON));
+		return written(kind, decode(answer, object));
+	}
+
+	/**
+	 * Patches an object, named by the object given (its kind, namespace and name; the
+	 * rest of it is not sent).
+	 * @param <T> the object type
+	 * @param object the object to patch
+	 * @param patch the patch, for the object or its {@code status}
+	 * @return the object the server answered with
+	 * @throws ApiException if the server rejects the patch, such as a JSON patch whose
+	 * {@code test} fails ({@code 422})
+	 */
+	public <T> T patch(T object, Patch patch) throws ApiException {
+		JsonObject json = toJson(object);
+		ResourceKind kind = kindOf(object, json);
+		JsonObject metadata = metadataOf(json, kind);
+		String answer = patch(kind, string(metadata, "namespace"), string(metadata, "name"), patch);
+		return written(kind, decode(answer, object), null, "status".equals(patch.getSubresource()));
+	}
+
+	/**
+	 * Patches an object of a generated model or a {@code @KubernetesResource} class.
+	 * @param <T> the object type
+	 * @param type the class of the object
+	 * @param namespace the namespace, {@code null} for a cluster-scoped kind
+	 * @param name the name
+	 * @param patch the patch
+	 * @return the object the server answered with
+	 * @throws ApiException if the server rejects the patch
+	 */
+	public <T> T patch(Class<T> type, String namespace, String name, Patch patch) throws ApiException {
+		ResourceKind kind = kindOf(type);
+		String answer = patch(kind, scoped(kind, namespace), name, patch);
+		return written(kind, decode(JsonParser.parseString(answer).getAsJsonObject(), type, kind), null,
+				"status".equals(patch.getSubresource()));
+	}
+
+	private String patch(ResourceKind kind, String namespace, String name, Patch patch) throws ApiException {
+		if ("scale".equals(patch.getSubresource())) {
+			throw new IllegalArgumentException("A scale subresource answers with a Scale: use scale(...)");
+		}
+		Object body = patch.getBody();
+		String text = (body instanceof String string) ? string
+				: (body.getClass().getPackageName().equals(GENERATED_MODELS) ? this.modelGson : this.gson).toJson(body);
+		List<Pair> query = (patch.getType() == Patch.Type.APPLY) ? applyQuery(ApplyOptions.notOwned())
+				: new ArrayList<>(List.of(new Pair("fieldManager", this.fieldManager)));
+		String subresource = (patch.getSubresource() != null) ? "/" + patch.getSubresource() : "";
+		return request(kind, "patch", "PATCH", namespace, name, subresource, query,
+				RequestBody.create(text, MediaType.get(patch.getType().contentType())));
+	}
+
+	/**
+	 * Deletes an object, named by the object given, with the resource's default
+	 * propagation and no precondition.
+	 * @param object the object to delete
+	 * @return whether it existed
+	 * @throws ApiException if the server rejects the delete
+	 */
+	public boolean delete(Object object) throws ApiException {
+		return delete(object, DeleteOptions.defaults());
+	}
+
+	/**
+	 * Deletes an object, named by the object given, with preconditions and a propagation
+	 * policy.
+	 * @param object the object to delete
+	 * @param options preconditions and propagation, such as
+	 * {@link DeleteOptions#ifUnchanged}
+	 * @return whether it existed
+	 * @throws ObjectReplacedException if the uid precondition failed: the object of that
+	 * name is another one now
+	 * @throws ApiException if the server rejects the delete, {@code 409} when the
+	 * resourceVersion precondition fails
+	 */
+	public boolean delete(Object object, DeleteOptions options) throws ApiException {
+		JsonObject json = toJson(object);
+		ResourceKind kind = kindOf(object, json);
+		JsonObject metadata = metadataOf(json, kind);
+		return delete(kind, string(metadata, "namespace"), string(metadata, "name"), options);
+	}
+
+	/**
+	 * Deletes an object of a generated model or a {@code @KubernetesResource} class.
+	 * @param type the class of the object
+	 * @param namespace the namespace, {@code null} for a cluster-scoped kind
+	 * @param name the name
+	 * @param options preconditions and propagation
+	 * @return whether it existed
+	 * @throws ObjectReplacedException if the uid precondition failed
+	 * @throws ApiException if the server rejects the delete
+	 */
+	public boolean delete(Class<?> type, String namespace, String name, DeleteOptions options) throws ApiException {
+		ResourceKind kind = kindOf(type);
+		return delete(kind, scoped(kind, namespace), name, options);
+	}
+
+	private boolean delete(ResourceKind kind, String namespace, String name, DeleteOptions options)
+			throws ApiException {
+		JsonObject body = new JsonObject();
+		body.addProperty("apiVersion", "v1");
+		body.addProperty("kind", "DeleteOptions");
+		if (options.getUid() != null || options.getResourceVersion() != null) {
+			JsonObject preconditions = new JsonObject();
+			if (options.getUid() != null) {
+				preconditions.addProperty("uid", options.getUid());
+			}
+			if (options.getResourceVersion() != null) {
+				preconditions.addProperty("resourceVersion", options.getResourceVersion());
+			}
+			body.add("preconditions", preconditions);
+		}
+		if (options.getPropagation() != null) {
+			body.addProperty("propagationPolicy", options.getPropagation().value());
+		}
+		String key = (namespace != null) ? namespace + "/" + name : name;
+		String answer;
+		try {
+			answer = request(kind, "delete", "DELETE", namespace, name, "", new ArrayList<>(),
+					RequestBody.create(body.toString(), JSON));
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 404) {
+				return false;
+			}
+			throw ex;
+		}
+		JsonObject deleted = JsonParser.parseString(answer).getAsJsonObject();
+		JsonObject deletedMetadata = ("Status".equals(string(deleted, "kind")) || !deleted.has("metadata")) ? null
+				: deleted.getAsJsonObject("metadata");
+		this.writtenObjects.deleted(kind, key, (deletedMetadata != null) ? string(deletedMetadata, "uid") : null,
+				(deletedMetadata != null) ? string(deletedMetadata, "resourceVersion") : null);
+		HandlerCall call = HandlerCall.current();
+		if (call != null && deletedMetadata != null) {
+			// an object with finalizers stays, being deleted: the next call waits for it
+			call.wrote(this.informers, kind, new DynamicKubernetesObject(deleted));
+		}
+		return true;
+	}
+
+	/**
+	 * Reads the scale subresource of an object (a Deployment, a StatefulSet, a custom
+	 * resource with a scale subresource).
+	 * @param object the object, named by its kind, namespace and name
+	 * @return the scale
+	 * @throws ApiException if the server rejects the read
+	 */
+	public V1Scale getScale(Object object) throws ApiException {
+		JsonObject json = toJson(object);
+		ResourceKind kind = kindOf(object, json);
+		JsonObject metadata = metadataOf(json, kind);
+		String answer = request(kind, "get", "GET", string(metadata, "namespace"), string(metadata, "name"), "/scale",
+				new ArrayList<>(), null);
+		return this.gson.fromJson(answer, V1Scale.class);
+	}
+
+	/**
+	 * Sets the replicas of an object through its scale subresource, as
+	 * {@code kubectl scale} does: for an object whose replicas an operator sets without
+	 * owning the rest of its spec.
+	 * @param object the object, named by its kind, namespace and name
+	 * @param replicas the replicas
+	 * @return the scale the server answered with
+	 * @throws ApiException if the server rejects the write
+	 */
+	public V1Scale scale(Object object, int replicas) throws ApiException {
+		JsonObject json = toJson(object);
+		ResourceKind kind = kindOf(object, json);
+		JsonObject metadata = metadataOf(json, kind);
+		JsonObject spec = new JsonObject();
+		spec.addProperty("replicas", replicas);
+		JsonObject body = new JsonObject();
+		body.add("spec", spec);
+		List<Pair> query = new ArrayList<>(List.of(new Pair("fieldManager", this.fieldManager)));
+		String answer = request(kind, "patch", "PATCH", string(metadata, "namespace"), string(metadata, "name"),
+				"/scale", query, RequestBody.create(body.toString(), MERGE_PATCH));
+		return written(kind, this.gson.fromJson(answer, V1Scale.class));
+	}
+
+	/**
+	 * Reads an object of a generated model or a {@code @KubernetesResource} class: from
+	 * an informer's cache when one holds it and has caught up with this template's writes
+	 * of it, else from the API server.
+	 * @param <T> the object type
+	 * @param type the class of the object
+	 * @param namespace the namespace, {@code null} for a cluster-scoped kind
+	 * @param name the name
+	 * @return the object, a copy the caller may change, or {@code null} if it does not
+	 * exist
+	 * @throws ApiException if the server rejects the read
+	 * @see #read(Class, String, String)
+	 */
+	public <T> T get(Class<T> type, String namespace, String name) throws ApiException {
+		return read(type, namespace, name).object();
+	}
+
+	/**
+	 * Reads a dynamic object as {@link #get(Class, String, String)} does.
+	 * @param apiVersion the API version, such as {@code example.com/v1}
+	 * @param kind the kind
+	 * @param namespace the namespace, {@code null} for a cluster-scoped kind
+	 * @param name the name
+	 * @return the object, or {@code null} if it does not exist
+	 * @throws ApiException if the server rejects the read
+	 */
+	public DynamicKubernetesObject get(String apiVersion, String kind, String namespace, String name)
+			throws ApiException {
+		return read(apiVersion, kind, namespace, name).object();
+	}
+
+	/**
+	 * Reads an object as {@link #get(Class, String, String)} does, and says where from.
+	 * @param <T> the object type
+	 * @param type the class of the object
+	 * @param namespace the namespace, {@code null} for a cluster-scoped kind
+	 * @param name the name
+	 * @return the object, or none, and where it was read
+	 * @throws ApiException if the server rejects the read
+	 */
+	public <T> ReadResult<T> read(Class<T> type, String namespace, String name) throws ApiException {
+		return read(kindOf(type), type, namespace, name);
+	}
+
+	/**
+	 * Reads a dynamic object as {@link #read(Class, String, String)} does.
+	 * @param apiVersion the API version
+	 * @param kind the kind
+	 * @param namespace the namespace, {@code null} for a cluster-scoped kind
+	 * @param name the name
+	 * @return the object, or none, and where it was read
+	 * @throws ApiException if the server rejects the read
+	 */
+	public ReadResult<DynamicKubernetesObject> read(String apiVersion, String kind, String namespace, String name)
+			throws ApiException {
+		return read(kindOf(apiVersion, kind), DynamicKubernetesObject.class, namespace, name);
+	}
+
+	private <T> ReadResult<T> read(ResourceKind kind, Class<T> type, String namespace, String name)
+			throws ApiException {
+		String scoped = scoped(kind, namespace);
+		if (kind.namespaced() && scoped == null) {
+			throw new IllegalArgumentException(
+					"A " + kind.kind() + " is namespaced: give the namespace of '" + name + "'");
+		}
+		String key = (scoped != null) ? scoped + "/" + name : name;
+		CacheLookup cached = fromCache(kind, scoped, key);
+		if (cached.answered()) {
+			return new ReadResult<>((cached.object() != null) ? decode(toLiveJson(cached.object()), type, kind) : null,
+					ReadResult.Source.CACHE);
+		}
+		try {
+			String answer = request(kind, "get", "GET", scoped, name, "", new ArrayList<>(), null);
+			return new ReadResult<>(decode(JsonParser.parseString(answer).getAsJsonObject(), type, kind),
+					ReadResult.Source.API_SERVER);
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 404) {
+				return new ReadResult<>(null, ReadResult.Source.API_SERVER);
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * Lists objects of a generated model or a {@code @KubernetesResource} class: from an
+	 * informer's cache when one holds every object of the resource in that scope (no
+	 * selector of its own) and has caught up with this template's writes, and the label
+	 * selector is equality-based; else from the API server, page by page.
+	 * @param <T> the object type
+	 * @param type the class of the objects
+	 * @param namespace the namespace, {@code null} for all namespaces
+	 * @param labelSelector a label selector, such as {@code app=web,tier!=cache}, or
+	 * {@code null}
+	 * @return the objects, copies the caller may change
+	 * @throws ApiException if the server rejects the list
+	 */
+	public <T> List<T> list(Class<T> type, String namespace, String labelSelector) throws ApiException {
+		return list(type, namespace, labelSelector, null);
+	}
+
+	/**
+	 * Lists objects as {@link #list(Class, String, String)} does, with a field selector
+	 * too, which only the API server evaluates.
+	 * @param <T> the object type
+	 * @param type the class of the objects
+	 * @param namespace the namespace, {@code null} for all namespaces
+	 * @param labelSelector a label selector, or {@code null}
+	 * @param fieldSelector a field selector, such as {@code spec.nodeName=node-1}, or
+	 * {@code null}
+	 * @return the objects
+	 * @throws ApiException if the server rejects the list
+	 */
+	public <T> List<T> list(Class<T> type, String namespace, String labelSelector, String fieldSelector)
+			throws ApiException {
+		return list(kindOf(type), type, namespace, labelSelector, fieldSelector);
+	}
+
+	/**
+	 * Lists dynamic objects as {@link #list(Class, String, String, String)} does.
+	 * @param apiVersion the API version
+	 * @param kind the kind
+	 * @param namespace the namespace, {@code null} for all namespaces
+	 * @param labelSelector a label selector, or {@code null}
+	 * @param fieldSelector a field selector, or {@code null}
+	 * @return the objects
+	 * @throws ApiException if the server rejects the list
+	 */
+	public List<DynamicKubernetesObject> list(String apiVersion, String kind, String namespace, String labelSelector,
+			String fieldSelector) throws ApiException {
+		return list(kindOf(apiVersion, kind), DynamicKubernetesObject.class, namespace, labelSelector, fieldSelector);
+	}
+
+	private <T> List<T> list(ResourceKind kind, Class<T> type, String namespace, String labelSelector,
+			String fieldSelector) throws ApiException {
+		String scoped = scoped(kind, namespace);
+		EqualityLabelSelector selector = EqualityLabelSelector.parse(labelSelector);
+		if (selector != null && (fieldSelector == null || fieldSelector.isBlank())) {
+			ResourceInformer<?> informer = completeInformer(kind, scoped);
+			if (informer != null && caughtUpWithWrites(informer, kind, scoped)) {
+				List<T> objects = new ArrayList<>();
+				for (KubernetesObject object : informer.indexer().list()) {
+					if ((scoped == null || scoped.equals(object.getMetadata().getNamespace()))
+							&& selector.test(object.getMetadata().getLabels())) {
+						objects.add(decode(toLiveJson(object), type, kind));
+					}
+				}
+				logRequest("list", kind, (scoped != null) ? scoped + "/*" : "*", "", "none (from the cache)");
+				return objects;
+			}
+		}
+		List<T> objects = new ArrayList<>();
+		String continueToken = null;
+		do {
+			List<Pair> query = new ArrayList<>();
+			query.add(new Pair("limit", Integer.toString(LIST_PAGE_SIZE)));
+			if (labelSelector != null && !labelSelector.isBlank()) {
+				query.add(new Pair("labelSelector", labelSelector));
+			}
+			if (fieldSelector != null && !fieldSelector.isBlank()) {
+				query.add(new Pair("fieldSelector", fieldSelector));
+			}
+			if (continueToken != null) {
+				query.add(new Pair("continue", continueToken));
+			}
+			JsonObject page = JsonParser.parseString(request(kind, "list", "GET", scoped, null, "", query, null))
+				.getAsJsonObject();
+			if (page.get("items") instanceof JsonArray items) {
+				for (JsonElement item : items) {
+					objects.add(decode(item.getAsJsonObject(), type, kind));
+				}
+			}
+			JsonObject listMetadata = page.getAsJsonObject("metadata");
+			continueToken = (listMetadata != null) ? string(listMetadata, "continue") : null;
+		}
+		while (continueToken != null && !continueToken.isEmpty());
+		return objects;
+	}
+
+	/**
+	 * Sets who is told of every request, for meters.
+	 * @param listener the listener, {@code null} for none
+	 */
+	public void setWriteListener(WriteListener listener) {
+		this.listener = (listener != null) ? listener : NO_LISTENER;
+	}
+
+	/**
+	 * An informer's cache answer for one object: whether it can answer, and with what.
+	 */
+	private CacheLookup fromCache(ResourceKind kind, String namespace, String key) {
+		WrittenObjects.Written last = this.writtenObjects.lastWrite(kind, key);
+		ResourceInformer<?> complete = null;
+		for (ResourceInformer<?> informer : this.informers.informers()) {
+			if (!covers(informer, kind, namespace)) {
+				continue;
+			}
+			KubernetesObject cached = informer.indexer().getByKey(key);
+			if (cached != null) {
+				return caughtUp(cached, last) ? new CacheLookup(true, cached) : CacheLookup.NOT_ANSWERED;
+			}
+			if (!StringUtils.hasText(informer.spec().labelSelector())) {
+				complete = informer;
+			}
+		}
+		// no informer holds it: gone, if one would hold it whatever its labels, and any
+		// write of it is behind that informer
+		if (complete != null
+				&& (last == null || last.deleted() || complete.hasSeenAfter(namespace, last.resourceVersion()))) {
+			return new CacheLookup(true, null);
+		}
+		return CacheLookup.NOT_ANSWERED;
+	}
+
+	/**
+	 * Whether a cached object is not older than this template's last write of it.
+	 */
+	private static boolean caughtUp(KubernetesObject cached, WrittenObjects.Written last) {
+		if (last == null || last.resourceVersion() == null) {
+			return last == null || !last.deleted();
+		}
+		int order = ResourceInformer.compareResourceVersions(cached.getMetadata().getResourceVersion(),
+				last.resourceVersion());
+		if (last.deleted()) {
+			// an object deleted at once is answered with its state before the delete
+			return order > 0 || (order == 0 && cached.getMetadata().getDeletionTimestamp() != null);
+		}
+		return order >= 0;
+	}
+
+	/**
+	 * An informer that holds every object of a resource in a scope, and has synced.
+	 */
+	private ResourceInformer<?> completeInformer(ResourceKind kind, String namespace) {
+		for (ResourceInformer<?> informer : this.informers.informers()) {
+			if (covers(informer, kind, namespace) && !StringUtils.hasText(informer.spec().labelSelector())
+					&& (namespace != null || !kind.namespaced() || informer.spec().namespaces().isEmpty())) {
+				return informer;
+			}
+		}
+		return null;
+	}
+
+	private boolean caughtUpWithWrites(ResourceInformer<?> informer, ResourceKind kind, String namespace) {
+		for (Map.Entry<String, WrittenObjects.Written> entry : this.writtenObjects.lastWrites(kind)) {
+			String key = entry.getKey();
+			if (namespace != null && !key.startsWith(namespace + "/")) {
+				continue;
+			}
+			KubernetesObject cached = informer.indexer().getByKey(key);
+			WrittenObjects.Written last = entry.getValue();
+			boolean seen = (cached != null) ? caughtUp(cached, last)
+					: last.deleted() || informer.hasSeenAfter(namespaceOf(key), last.resourceVersion());
+			if (!seen) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Whether an informer caches full objects of a resource in a namespace, has synced,
+	 * and has no field selector (which this side cannot evaluate).
+	 */
+	private static boolean covers(ResourceInformer<?> informer, ResourceKind kind, String namespace) {
+		InformerSpec<?> spec = informer.spec();
+		return InformerView.sameResource(informer, kind)
+				&& !spec.metadataOnly() && !StringUtils.hasText(spec.fieldSelector()) && (!kind.namespaced()
+						|| spec.namespaces().isEmpty() || (namespace != null && spec.namespaces().contains(namespace)))
+				&& informer.hasSynced();
+	}
+
+	private static String namespaceOf(String key) {
+		int slash = key.indexOf('/');
+		return (slash >= 0) ? key.substring(0, slash) : null;
+	}
+
+	private static String scoped(ResourceKind kind, String namespace) {
+		return kind.namespaced() ? namespace : null;
+	}
+
+	private List<Pair> applyQuery(ApplyOptions options) {
+		boolean force = (options.getForceConflicts() != null) ? options.getForceConflicts() : this.forceConflicts;
+		List<Pair> query = new ArrayList<>();
+		query.add(new Pair("fieldManager", this.fieldManager));
+		query.add(new Pair("force", Boolean.toString(force)));
 		return query;
 	}
 
@@ -488,14 +1073,104 @@ public class KubernetesTemplate {
 	}
 
 	private <T> T written(ResourceKind kind, T answer) {
+		return written(kind, answer, null);
+	}
+
+	/**
+	 * Records a write: for the handler call's read-after-write, and for this template's
+	 * reads and applies.
+	 * @param appliedState the state an apply stated (see {@link #appliedState}), or
+	 * {@code null} if the write was no apply
+	 */
+	private <T> T written(ResourceKind kind, T answer, String appliedState) {
+		return written(kind, answer, appliedState, false);
+	}
+
+	/**
+	 * Records a write of a status, which leaves what was applied to the object as it was.
+	 */
+	private <T> T statusWritten(ResourceKind kind, T answer) {
+		return written(kind, answer, null, true);
+	}
+
+	private <T> T written(ResourceKind kind, T answer, String appliedState, boolean status) {
 		if (answer instanceof KubernetesObject object && object.getMetadata() != null) {
 			warnIfNoInformerCaches(kind, object);
+			if (status) {
+				this.writtenObjects.wroteStatus(kind, ResourceInformer.key(object), object.getMetadata().getUid(),
+						object.getMetadata().getResourceVersion());
+			}
+			else {
+				this.writtenObjects.wrote(kind, ResourceInformer.key(object), object.getMetadata().getUid(),
+						object.getMetadata().getResourceVersion(), appliedState);
+			}
 			HandlerCall call = HandlerCall.current();
 			if (call != null) {
 				call.wrote(this.informers, kind, object);
 			}
 		}
 		return answer;
+	}
+
+	/**
+	 * The live object, if it already has the state an apply would write for this field
+	 * manager: this template applied that very state to it last (an informer's cache
+	 * keeps no {@code managedFields} to tell which fields this manager owns: a field
+	 * removed from the desired state makes it another state), and the live object still
+	 * has every value it states. Read from an informer's cache when one holds the object
+	 * and has caught up with this template's writes, else from the API server; never read
+	 * when the desired state is not the last applied one, since it is sent anyway.
+	 * @return the live object, or {@code null} if the apply is to be sent
+	 */
+	private <T> T unchangedLiveObject(ResourceKind kind, JsonObject metadata, JsonObject body, T desired)
+			throws ApiException {
+		String key = name(metadata);
+		WrittenObjects.Written last = this.writtenObjects.lastWrite(kind, key);
+		if (last == null || last.deleted() || last.appliedDigest() == null) {
+			return null;
+		}
+		String state = appliedState(body);
+		JsonObject live;
+		CacheLookup cached = fromCache(kind, string(metadata, "namespace"), key);
+		if (cached.answered()) {
+			live = (cached.object() != null) ? toLiveJson(cached.object()) : null;
+		}
+		else {
+			live = read(kind, metadata);
+		}
+		if (live == null || !live.has("metadata")) {
+			return null;
+		}
+		String uid = string(live.getAsJsonObject("metadata"), "uid");
+		if (!this.writtenObjects.lastApplied(kind, key, uid, state)
+				|| !LiveComparison.hasDesiredState(live, JsonParser.parseString(state))) {
+			return null;
+		}
+		logRequest("PATCH", kind, metadata, "", "none (unchanged, not sent)");
+		this.listener.unchanged(kind, "apply");
+		return decode(live.toString(), desired);
+	}
+
+	/**
+	 * The state an apply body states, as compared and remembered: without
+	 * {@code apiVersion} and {@code kind} (a cached object may lack them) and without the
+	 * resourceVersion an apply that adds an owner reference carries as a precondition.
+	 */
+	private static String appliedState(JsonObject body) {
+		JsonObject state = body.deepCopy();
+		state.remove("apiVersion");
+		state.remove("kind");
+		if (state.get("metadata") instanceof JsonObject metadata) {
+			metadata.remove("resourceVersion");
+		}
+		return state.toString();
+	}
+
+	private JsonObject toLiveJson(KubernetesObject object) {
+		if (object instanceof DynamicKubernetesObject dynamic) {
+			return dynamic.getRaw().deepCopy();
+		}
+		return this.gson.toJsonTree(object).getAsJsonObject();
 	}
 
 	/**
@@ -564,15 +1239,30 @@ public class KubernetesTemplate {
 	}
 
 	private ResourceKind resolve(Object object, JsonObject json) {
-		Class<?> type = object.getClass();
-		if (ResourceType.isCustomResource(type)) {
-			ResourceType resourceType = ResourceType.of(type);
-			return this.discovery.resolve(resourceType.apiVersion(), resourceType.plural());
-		}
 		String apiVersion = string(json, "apiVersion");
 		String kind = string(json, "kind");
 		if (apiVersion != null && kind != null && object instanceof DynamicKubernetesObject) {
 			return this.discovery.resolve(apiVersion, kind);
+		}
+		return resolve(object.getClass());
+	}
+
+	private ResourceKind kindOf(Class<?> type) {
+		if (type == DynamicKubernetesObject.class) {
+			throw new IllegalArgumentException(
+					"A DynamicKubernetesObject has no kind of its own: give its " + "apiVersion and kind");
+		}
+		return this.kinds.computeIfAbsent(type.getName(), (key) -> resolve(type));
+	}
+
+	private ResourceKind kindOf(String apiVersion, String kind) {
+		return this.kinds.computeIfAbsent(apiVersion + "|" + kind, (key) -> this.discovery.resolve(apiVersion, kind));
+	}
+
+	private ResourceKind resolve(Class<?> type) {
+		if (ResourceType.isCustomResource(type)) {
+			ResourceType resourceType = ResourceType.of(type);
+			return this.discovery.resolve(resourceType.apiVersion(), resourceType.plural());
 		}
 		Matcher model = GENERATED_MODEL.matcher(type.getSimpleName());
 		if (!model.matches()) {
@@ -597,9 +1287,27 @@ public class KubernetesTemplate {
 
 	private String send(ResourceKind kind, JsonObject metadata, String subresource, String method, List<Pair> query,
 			RequestBody body) throws ApiException {
-		String path = kind.collectionPath(string(metadata, "namespace")) + "/" + string(metadata, "name") + subresource;
-		// The generated client cannot serialise an apply patch body, so the call is
-		// built for its URL and authentication and then given the body.
+		String verb = switch (method) {
+			case "PUT" -> "update";
+			case "GET" -> "get";
+			default -> "apply";
+		};
+		return request(kind, verb, method, string(metadata, "namespace"), string(metadata, "name"), subresource, query,
+				body);
+	}
+
+	/**
+	 * Makes a request, built by the {@link ApiClient} for its URL and authentication (the
+	 * generated client cannot serialise an apply patch body), counts it, and turns a
+	 * refusal into an {@link ApiException} whose message carries the server's reason and
+	 * message.
+	 * @param name the object's name, {@code null} for its collection
+	 */
+	private String request(ResourceKind kind, String verb, String method, String namespace, String name,
+			String subresource, List<Pair> query, RequestBody body) throws ApiException {
+		String path = kind.collectionPath(namespace) + ((name != null) ? "/" + name : "") + subresource;
+		String object = (name == null) ? ((namespace != null) ? namespace + "/*" : "*")
+				: (namespace != null) ? namespace + "/" + name : name;
 		Request request = this.client
 			.buildCall(this.client.getBasePath(), path, "GET", query, new ArrayList<>(), null, new HashMap<>(),
 					new HashMap<>(), new HashMap<>(), AUTH_NAMES, null)
@@ -608,25 +1316,40 @@ public class KubernetesTemplate {
 			.method(method, body)
 			.build();
 		try (Response response = this.client.getHttpClient().newCall(request).execute()) {
-			logRequest(method, kind, metadata, subresource, Integer.toString(response.code()));
+			logRequest(verb, kind, object, subresource, Integer.toString(response.code()));
+			this.listener.requested(kind, verb, response.code());
 			String answer = (response.body() != null) ? response.body().string() : "";
 			if (!response.isSuccessful()) {
-				String verb = switch (method) {
-					case "PUT" -> "Update";
-					case "GET" -> "Read";
-					default -> "Apply";
-				};
-				throw new ApiException(
-						verb + " of " + kind.kind() + " '" + name(metadata) + "'" + subresource + " failed ("
-								+ response.code() + "): " + serverMessage(answer),
-						response.code(), response.headers().toMultimap(), answer);
+				throw refused(kind, verb, object, subresource, response.code(), response.headers().toMultimap(),
+						answer);
 			}
 			return answer;
 		}
 		catch (IOException ex) {
-			logRequest(method, kind, metadata, subresource, "none (" + ex + ")");
+			logRequest(verb, kind, object, subresource, "none (" + ex + ")");
+			this.listener.requested(kind, verb, 0);
 			throw new ApiException(ex);
 		}
+	}
+
+	/**
+	 * The exception for a refused request: its message names the verb, the object, the
+	 * status code and the server's reason and message; a delete refused because the
+	 * object's uid is not the one of its precondition says that the object was replaced.
+	 */
+	private static ApiException refused(ResourceKind kind, String verb, String object, String subresource, int code,
+			Map<String, List<String>> headers, String answer) {
+		String reason = serverReason(answer);
+		String message = serverMessage(answer);
+		String prefix = Character.toUpperCase(verb.charAt(0)) + verb.substring(1) + " of " + kind.kind() + " '" + object
+				+ "'" + subresource + " failed (" + code + ((reason != null) ? " " + reason : "") + "): ";
+		if ("delete".equals(verb) && code == 409 && UID_PRECONDITION_FAILED.matcher(message).find()) {
+			return new ObjectReplacedException(
+					prefix + "the object was replaced: the " + kind.kind()
+							+ " of that name is another object now, and was left alone (" + message + ")",
+					code, headers, answer);
+		}
+		return new ApiException(prefix + message, code, headers, answer);
 	}
 
 	/**
@@ -636,17 +1359,33 @@ public class KubernetesTemplate {
 	 */
 	private static void logRequest(String method, ResourceKind kind, JsonObject metadata, String subresource,
 			String code) {
+		String verb = switch (method) {
+			case "PUT" -> "update";
+			case "GET" -> "get";
+			default -> "apply";
+		};
+		logRequest(verb, kind, name(metadata), subresource, code);
+	}
+
+	private static void logRequest(String verb, ResourceKind kind, String object, String subresource, String code) {
 		if (logger.isDebugEnabled()) {
-			String verb = switch (method) {
-				case "PUT" -> "update";
-				case "GET" -> "get";
-				default -> "apply";
-			};
 			HandlerCall call = HandlerCall.current();
-			logger.debug(("GET".equals(method) ? "Read" : "Write") + ": verb=" + verb + " resource=" + kind.plural()
-					+ (kind.group().isEmpty() ? "" : "." + kind.group()) + subresource + " object=" + name(metadata)
-					+ " code=" + code + ((call != null) ? " handler=" + call.handler() + " key=" + call.key() : ""));
+			logger.debug(("get".equals(verb) || "list".equals(verb) ? "Read" : "Write") + ": verb=" + verb
+					+ " resource=" + kind.plural() + (kind.group().isEmpty() ? "" : "." + kind.group()) + subresource
+					+ " object=" + object + " code=" + code
+					+ ((call != null) ? " handler=" + call.handler() + " key=" + call.key() : ""));
 		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T> T decode(JsonObject json, Class<T> type, ResourceKind kind) {
+		if (type == DynamicKubernetesObject.class) {
+			// the items of a list carry no apiVersion and kind
+			json.addProperty("apiVersion", kind.apiVersion());
+			json.addProperty("kind", kind.kind());
+			return (T) new DynamicKubernetesObject(json);
+		}
+		return this.gson.fromJson(json, type);
 	}
 
 	@SuppressWarnings("unchecked")
@@ -732,6 +1471,19 @@ public class KubernetesTemplate {
 		return element.getAsJsonObject().entrySet().stream().allMatch((entry) -> isUnset(entry.getValue()));
 	}
 
+	private static String serverReason(String answer) {
+		try {
+			JsonElement reason = JsonParser.parseString(answer).getAsJsonObject().get("reason");
+			if (reason != null && reason.isJsonPrimitive() && !reason.getAsString().isEmpty()) {
+				return reason.getAsString();
+			}
+		}
+		catch (JsonParseException | IllegalStateException ex) {
+			// not a Status
+		}
+		return null;
+	}
+
 	private static String serverMessage(String answer) {
 		try {
 			JsonElement message = JsonParser.parseString(answer).getAsJsonObject().get("message");
@@ -765,6 +1517,19 @@ public class KubernetesTemplate {
 	private static String string(JsonObject json, String member) {
 		JsonElement element = json.get(member);
 		return (element != null && element.isJsonPrimitive()) ? element.getAsString() : null;
+	}
+
+	/**
+	 * What an informer's cache answers for one object.
+	 *
+	 * @param answered whether the cache can answer: it holds the object and has caught up
+	 * with this template's writes of it, or holds every object that could be it
+	 * @param object the cached object (not a copy), {@code null} if it does not exist
+	 */
+	private record CacheLookup(boolean answered, KubernetesObject object) {
+
+		static final CacheLookup NOT_ANSWERED = new CacheLookup(false, null);
+
 	}
 
 	/**

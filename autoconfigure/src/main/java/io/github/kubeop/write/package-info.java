@@ -16,8 +16,13 @@
 
 /**
  * The write side of an operator: {@link io.github.kubeop.write.KubernetesTemplate} for
- * server-side apply of desired objects and status (owned by the handled object, never
- * taken from another controller: {@link io.github.kubeop.write.AlreadyOwnedException}),
+ * every read and write an operator makes (server-side apply of desired objects and
+ * status, owned by the handled object or {@link io.github.kubeop.write.ApplyOptions not
+ * owned}, never taken from another controller:
+ * {@link io.github.kubeop.write.AlreadyOwnedException}; reads from a cache or the server,
+ * creates, {@link io.github.kubeop.write.Patch patches},
+ * {@link io.github.kubeop.write.DeleteOptions deletes with preconditions}, scale), with
+ * read-after-write and no wasted writes ({@code LiveComparison}, {@code WrittenObjects});
  * and {@link io.github.kubeop.write.Conditions} for the {@code status.conditions} lists
  * that Kubernetes API conventions ask for.
  */

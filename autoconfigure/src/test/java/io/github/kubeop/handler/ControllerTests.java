@@ -30,6 +30,7 @@ import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.ResourceKind;
 import io.github.kubeop.queue.DefaultRateLimitingQueue;
+import io.github.kubeop.queue.Priority;
 import io.github.kubeop.queue.RateLimiters;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -121,8 +122,9 @@ class ControllerTests {
 		this.onAdd = (oldObject, object, context) -> wroteUnseen(object);
 		InformerEvents.watched(this.informer, configMap("one", "uid-1", "1"));
 		awaitCall("add one@1 uid-1");
-		// the delivered state and the write: the bookkeeping follows the call
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.controller.retainedKeys() == 2);
+		// the delivered state, the write, and the call's writes as its own: the
+		// bookkeeping follows the call
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.controller.retainedKeys() == 3);
 		InformerEvents.watchedDelete(this.informer, configMap("one", "uid-1", "2"));
 		awaitCall("delete one@2 uid-1");
 		await().atMost(Duration.ofSeconds(10))
@@ -172,7 +174,8 @@ class ControllerTests {
 		this.onAdd = (oldObject, object, context) -> wroteUnseen(object);
 		InformerEvents.watched(this.informer, configMap("one", "uid-1", "1"));
 		awaitCall("add one@1 uid-1");
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.controller.retainedKeys() == 2);
+		// the delivered state, the write, and the call's writes as its own
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.controller.retainedKeys() == 3);
 		this.controller.narrowKeys((key) -> !key.equals("a/one"));
 		assertThat(this.controller.retainedKeys()).as("per-key entries held").isZero();
 	}
@@ -329,12 +332,12 @@ class ControllerTests {
 
 		void addAndAwaitDone(String key) {
 			this.done.remove(key);
-			super.add(key);
+			super.add(key, Priority.NORMAL);
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.done.contains(key));
 		}
 
 		@Override
-		public void add(String key) {
+		public void add(String key, int priority) {
 			if (key.equals(this.holding)) {
 				this.holding = null;
 				this.held.countDown();
@@ -346,7 +349,7 @@ class ControllerTests {
 				}
 			}
 			this.added.add(key);
-			super.add(key);
+			super.add(key, priority);
 		}
 
 		@Override

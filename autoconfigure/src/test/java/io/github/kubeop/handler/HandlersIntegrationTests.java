@@ -731,7 +731,7 @@ class HandlersIntegrationTests {
 		}
 
 		@Override
-		public void added() {
+		public void added(int priority) {
 			this.queued.incrementAndGet();
 		}
 

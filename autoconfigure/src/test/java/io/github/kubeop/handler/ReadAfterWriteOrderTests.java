@@ -157,11 +157,11 @@ class ReadAfterWriteOrderTests {
 		}
 
 		@Override
-		public void addAfter(String key, Duration delay) {
+		public void addAfter(String key, Duration delay, int priority) {
 			if (delay.equals(ReadAfterWriteGate.RECHECK)) {
 				ReadAfterWriteOrderTests.this.deferred.countDown();
 			}
-			super.addAfter(key, delay);
+			super.addAfter(key, delay, priority);
 		}
 
 	}

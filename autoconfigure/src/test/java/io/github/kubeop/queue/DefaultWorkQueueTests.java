@@ -131,12 +131,12 @@ class DefaultWorkQueueTests {
 		DefaultWorkQueue<String> measured = new DefaultWorkQueue<>("measured", new QueueMetrics() {
 
 			@Override
-			public void added() {
+			public void added(int priority) {
 				adds.incrementAndGet();
 			}
 
 			@Override
-			public void taken(long waitedNanos) {
+			public void taken(long waitedNanos, int priority) {
 				waited.add(waitedNanos);
 			}
 

@@ -229,7 +229,7 @@ class KubernetesTemplateIntegrationTests {
 			.spec(new V1ServiceSpec().ports(List.of(new V1ServicePort().port(70000))));
 		assertThatExceptionOfType(ApiException.class).isThrownBy(() -> operator.apply(invalid))
 			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(422))
-			.withMessageContaining("/bad' failed (422)")
+			.withMessageContaining("/bad' failed (422 Invalid)")
 			.withMessageContaining("spec.ports[0].port");
 	}
 

@@ -181,8 +181,8 @@ class WritingBackIntegrationTests {
 						.metadata(new V1ObjectMeta().name("wants-a-service").labels(Map.of("role", "wants-a-service"))))
 					.execute();
 				await().atMost(Duration.ofSeconds(30)).until(() -> writer.failures.size() >= 3);
-				assertThat(writer.failures)
-					.allSatisfy((failure) -> assertThat(failure).contains("(422)").contains("spec.ports[0].port"));
+				assertThat(writer.failures).allSatisfy(
+						(failure) -> assertThat(failure).contains("(422 Invalid)").contains("spec.ports[0].port"));
 				assertThat(writer.attempts.subList(0, 3)).containsExactly(1, 2, 3);
 			});
 	}

@@ -26,6 +26,7 @@ import io.github.kubeop.autoconfigure.InformersLifecycle;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.context.metrics.buffering.BufferingApplicationStartup;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.event.ContextRefreshedEvent;
@@ -37,7 +38,8 @@ import org.springframework.context.event.ContextRefreshedEvent;
  * one JSON line with the wall-clock instants (milliseconds since the epoch) of the JVM's
  * start, {@code main} entered, the context refreshed (the informers have synced by then:
  * Kubeop's lifecycle waits for them) and the application ready, with the live threads and
- * {@code VmRSS} at that point; the harness probes {@code /actuator/health} from outside.
+ * {@code VmRSS} at that point, and the time Kubeop's own start-up steps took on the main
+ * thread ({@link KubeopSteps}); the harness probes {@code /actuator/health} from outside.
  *
  * @author Kubeop authors
  */
@@ -47,17 +49,45 @@ public class StartupApplication {
 	private static final Map<String, Object> phases = new LinkedHashMap<>();
 
 	public static void main(String[] args) {
+		run(StartupApplication.class, args);
+	}
+
+	/**
+	 * Runs an application as the harness measures it: records Spring's start-up steps
+	 * ({@link BufferingApplicationStartup}) and prints the phases, and Kubeop's share of
+	 * the main thread's work, once the application is ready; exits then if the system
+	 * property {@code startup.exit} is set (a training run for the JDK's AOT cache).
+	 * @param source the application's primary source
+	 * @param args the arguments
+	 */
+	/**
+	 * Runs another application as {@link #main} runs this one, for a baseline.
+	 * @param source the application's primary source
+	 * @param args the arguments
+	 */
+	public static void runPlain(Class<?> source, String[] args) {
+		run(source, args);
+	}
+
+	static void run(Class<?> source, String[] args) {
 		double main = epochMillis();
 		phases.put("jvmStart", (double) ManagementFactory.getRuntimeMXBean().getStartTime());
 		phases.put("main", main);
-		SpringApplication application = new SpringApplication(StartupApplication.class);
+		SpringApplication application = new SpringApplication(source);
+		BufferingApplicationStartup startup = new BufferingApplicationStartup(100_000);
+		application.setApplicationStartup(startup);
 		application.addListeners((ContextRefreshedEvent event) -> phases.put("refreshed", epochMillis()));
 		application.addListeners((ApplicationReadyEvent event) -> {
 			phases.put("ready", epochMillis());
 			phases.put("threads", ManagementFactory.getThreadMXBean().getThreadCount());
 			phases.put("rssMiB", ManyInformersProbe.statusField("VmRSS:") / 1024.0);
+			phases
+				.putAll(KubeopSteps.of(startup.getBufferedTimeline(), event.getApplicationContext().getBeanFactory()));
 			System.out.println(new Gson().toJson(phases));
 			System.out.flush();
+			if (System.getProperty("startup.exit") != null) {
+				System.exit(SpringApplication.exit(event.getApplicationContext()));
+			}
 		});
 		application.run(args);
 	}

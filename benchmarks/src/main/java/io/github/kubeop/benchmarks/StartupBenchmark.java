@@ -27,6 +27,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -73,6 +74,9 @@ public final class StartupBenchmark {
 	private StartupBenchmark() {
 	}
 
+	/** The JDK whose AOT cache is measured (JEP 483, 514, 515). */
+	private static final Path JAVA_25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
+
 	public static void main(String[] args) throws Exception {
 		int repetitions = (args.length > 0) ? Integer.parseInt(args[0]) : 5;
 		int objects = (args.length > 1) ? Integer.parseInt(args[1]) : 500;
@@ -81,63 +85,133 @@ public final class StartupBenchmark {
 			.put("startup",
 					"Spring Boot " + org.springframework.boot.SpringBootVersion.getVersion()
 							+ ", spring-boot-starter-webmvc (Tomcat) and spring-boot-starter-actuator, "
-							+ "4 informers from properties, health probed from outside every 1 ms");
+							+ "4 informers from properties, health probed from outside every 1 ms; the variants "
+							+ "alternate within each repetition; load average before the run: " + loadAverage());
 		String workload = String.format(Locale.ROOT, "4 informers, %,d Pods and %,d ConfigMaps", objects, objects);
+		List<Variant> variants = variants();
 		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve())) {
 			populate(controlPlane.apiClient(), objects);
+			Path cache = trainAotCache(controlPlane.kubeconfigFile());
 			for (int repetition = 0; repetition < repetitions; repetition++) {
-				JsonObject sample = sample(controlPlane.kubeconfigFile());
-				double jvmStart = sample.get("jvmStart").getAsDouble();
-				add(results, workload, "JVM start to main", sample.get("main").getAsDouble() - jvmStart);
-				add(results, workload, "main to informers starting (beans created, Tomcat initialized)",
-						sample.get("informersStarting").getAsDouble() - sample.get("main").getAsDouble());
-				add(results, workload, "informers starting to synced",
-						sample.get("informersSynced").getAsDouble() - sample.get("informersStarting").getAsDouble());
-				add(results, workload, "informers synced to context refreshed",
-						sample.get("refreshed").getAsDouble() - sample.get("informersSynced").getAsDouble());
-				add(results, workload, "context refreshed to application ready",
-						sample.get("ready").getAsDouble() - sample.get("refreshed").getAsDouble());
-				add(results, workload, "application ready to health UP",
-						Math.max(0, sample.get("healthUp").getAsDouble() - sample.get("ready").getAsDouble()));
-				add(results, workload, "JVM start to health UP (total)",
-						sample.get("healthUp").getAsDouble() - jvmStart);
-				results.add(workload, 4, Contenders.KUBEOP, "threads", sample.get("threads").getAsDouble());
-				results.add(workload, 4, Contenders.KUBEOP, "rssMiB", sample.get("rssMiB").getAsDouble());
-				System.out.printf(Locale.ROOT, "startup: health UP %.0f ms after the JVM started (%s)%n",
-						sample.get("healthUp").getAsDouble() - jvmStart, sample);
+				for (Variant variant : variants) {
+					if (variant.java25() && (cache == null)) {
+						continue;
+					}
+					JsonObject sample = sample(controlPlane.kubeconfigFile(), variant, cache);
+					record(results, workload, variant.name(), sample);
+					System.out.printf(Locale.ROOT, "startup: %s: health UP %.0f ms after the JVM started (load %s)%n",
+							variant.name(), sample.get("healthUp").getAsDouble() - sample.get("jvmStart").getAsDouble(),
+							loadAverage());
+				}
 			}
 		}
+		results.environment().put("loadAverageAfter", loadAverage());
 		results.write(Path.of("benchmarks", "results"));
 	}
 
-	private static void add(Results results, String workload, String phase, double millis) {
-		results.add(workload, 4, Contenders.KUBEOP, phase, millis);
+	/**
+	 * The applications measured, alternately: Kubeop's on Java 17 (as started before any
+	 * start-up work), the same application without Kubeop, Kubeop's processed ahead of
+	 * time by Spring, and that on Java 25 without and with the JDK's AOT cache.
+	 */
+	static List<Variant> variants() {
+		return List.of(new Variant(Contenders.KUBEOP, false, false, false, false),
+				new Variant(WITHOUT_KUBEOP, true, false, false, false),
+				new Variant(KUBEOP_SPRING_AOT, false, true, false, false),
+				new Variant(KUBEOP_JAVA_25_SPRING_AOT, false, true, true, false),
+				new Variant(KUBEOP_JAVA_25_AOT_CACHE, false, true, true, true));
+	}
+
+	static final String WITHOUT_KUBEOP = "without Kubeop (MVC, actuator)";
+
+	static final String KUBEOP_SPRING_AOT = "Kubeop, Spring AOT";
+
+	static final String KUBEOP_JAVA_25_SPRING_AOT = "Kubeop, Java 25, Spring AOT";
+
+	static final String KUBEOP_JAVA_25_AOT_CACHE = "Kubeop, Java 25, Spring AOT and JDK AOT cache";
+
+	private static void record(Results results, String workload, String contender, JsonObject sample) {
+		double jvmStart = sample.get("jvmStart").getAsDouble();
+		double main = sample.get("main").getAsDouble();
+		double refreshed = sample.get("refreshed").getAsDouble();
+		add(results, workload, contender, "JVM start to main", main - jvmStart);
+		if (sample.has("informersStarting")) {
+			double starting = sample.get("informersStarting").getAsDouble();
+			double synced = sample.get("informersSynced").getAsDouble();
+			add(results, workload, contender, "main to informers starting (beans created, Tomcat initialized)",
+					starting - main);
+			add(results, workload, contender,
+					"of which Kubeop's steps on the main thread (registrar, client, "
+							+ "informer beans with discovery, other Kubeop beans)",
+					sample.get("kubeopBeans").getAsDouble());
+			add(results, workload, contender, "of which the client's creation",
+					sample.get("kubeopClient").getAsDouble());
+			add(results, workload, contender, "of which the informer beans (discovery, decoders)",
+					sample.get("kubeopInformers").getAsDouble());
+			add(results, workload, contender, "of which the informer bean registrar",
+					sample.get("kubeopRegistrar").getAsDouble());
+			add(results, workload, contender, "informers starting to synced", synced - starting);
+			add(results, workload, contender, "informers synced to context refreshed", refreshed - synced);
+		}
+		else {
+			add(results, workload, contender, "main to context refreshed", refreshed - main);
+		}
+		add(results, workload, contender, "context refreshed to application ready",
+				sample.get("ready").getAsDouble() - refreshed);
+		add(results, workload, contender, "application ready to health UP",
+				Math.max(0, sample.get("healthUp").getAsDouble() - sample.get("ready").getAsDouble()));
+		add(results, workload, contender, "JVM start to health UP (total)",
+				sample.get("healthUp").getAsDouble() - jvmStart);
+		results.add(workload, 4, contender, "threads", sample.get("threads").getAsDouble());
+		results.add(workload, 4, contender, "rssMiB", sample.get("rssMiB").getAsDouble());
+	}
+
+	private static void add(Results results, String workload, String contender, String phase, double millis) {
+		results.add(workload, 4, contender, phase, millis);
+	}
+
+	/**
+	 * Records the JDK's AOT cache of the application processed by Spring, in one training
+	 * run that exits once the application is ready ({@code -XX:AOTCacheOutput}, JEP 514).
+	 * @return the cache, or {@code null} where Java 25 is not installed
+	 */
+	private static Path trainAotCache(Path kubeconfig) throws Exception {
+		if (!Files.isExecutable(JAVA_25)) {
+			System.out.println("startup: no Java 25 at " + JAVA_25 + ", its AOT cache is not measured");
+			return null;
+		}
+		Path cache = Files.createTempDirectory("kubeop-startup").resolve("startup.aot");
+		List<String> command = command(kubeconfig, new Variant("training", false, true, true, false), null,
+				ServerSocketPort.free());
+		command.add(1, "-XX:AOTCacheOutput=" + cache);
+		command.add(1, "-Dstartup.exit=true");
+		Process process = new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+			.start();
+		if (!process.waitFor(TIMEOUT.toSeconds() * 2, java.util.concurrent.TimeUnit.SECONDS)) {
+			process.destroyForcibly();
+			throw new IllegalStateException("The AOT cache's training run did not end");
+		}
+		if (!Files.exists(cache)) {
+			throw new IllegalStateException("The AOT cache's training run wrote no cache (exit " + process.exitValue()
+					+ "): " + String.join(" ", command));
+		}
+		System.out.printf(Locale.ROOT, "startup: AOT cache of %.0f MiB written to %s%n", Files.size(cache) / 1048576.0,
+				cache);
+		return cache;
 	}
 
 	/**
 	 * Starts the application in a child JVM, probes its health until UP, and returns its
 	 * phases with the instant health was first UP.
 	 */
-	private static JsonObject sample(Path kubeconfig) throws Exception {
-		int port;
-		try (ServerSocket socket = new ServerSocket(0)) {
-			port = socket.getLocalPort();
-		}
-		List<String> command = new ArrayList<>();
-		command.add(ProcessHandle.current().info().command().orElse("java"));
-		command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-		command.addAll(List.of("-cp", System.getProperty("java.class.path"), StartupApplication.class.getName(),
-				"--spring.main.banner-mode=off", "--logging.level.root=WARN", "--server.port=" + port,
-				"--server.address=127.0.0.1", "--kubeop.client.kubeconfig=" + kubeconfig,
-				"--management.endpoint.health.show-components=always"));
-		command.addAll(informer("deployments", "apps/v1", "Deployment"));
-		command.addAll(informer("pods", "v1", "Pod"));
-		command.addAll(informer("services", "v1", "Service"));
-		command.addAll(informer("configMaps", "v1", "ConfigMap"));
+	private static JsonObject sample(Path kubeconfig, Variant variant, Path cache) throws Exception {
+		int port = ServerSocketPort.free();
+		List<String> command = command(kubeconfig, variant, cache, port);
 		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
 		try {
 			CompletableFuture<JsonObject> phases = CompletableFuture.supplyAsync(() -> readPhases(process));
-			double healthUp = probeUntilUp(port);
+			double healthUp = probeUntilUp(port, !variant.plain());
 			JsonObject sample = phases.get(TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
 			sample.addProperty("healthUp", healthUp);
 			return sample;
@@ -146,6 +220,66 @@ public final class StartupBenchmark {
 			process.destroy();
 			process.waitFor();
 		}
+	}
+
+	private static List<String> command(Path kubeconfig, Variant variant, Path cache, int port) {
+		List<String> command = new ArrayList<>();
+		command.add(variant.java25() ? JAVA_25.toString() : ProcessHandle.current().info().command().orElse("java"));
+		command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+		if (variant.springAot()) {
+			command.add("-Dspring.aot.enabled=true");
+		}
+		if (variant.aotCache()) {
+			command.add("-XX:AOTCache=" + cache);
+		}
+		command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+				variant.plain() ? "io.github.kubeop.benchmarks.plain.PlainStartupApplication"
+						: StartupApplication.class.getName(),
+				"--spring.main.banner-mode=off", "--logging.level.root=WARN", "--server.port=" + port,
+				"--server.address=127.0.0.1", "--management.endpoint.health.show-components=always"));
+		if (!variant.plain()) {
+			command.add("--kubeop.client.kubeconfig=" + kubeconfig);
+			command.addAll(informer("deployments", "apps/v1", "Deployment"));
+			command.addAll(informer("pods", "v1", "Pod"));
+			command.addAll(informer("services", "v1", "Service"));
+			command.addAll(informer("configMaps", "v1", "ConfigMap"));
+		}
+		return command;
+	}
+
+	private static String loadAverage() {
+		try {
+			String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+			return fields[0] + " " + fields[1] + " " + fields[2];
+		}
+		catch (IOException ex) {
+			return "unknown";
+		}
+	}
+
+	/**
+	 * One application measured.
+	 *
+	 * @param name the contender's name in the results
+	 * @param plain whether it is the application without Kubeop
+	 * @param springAot whether it runs Spring's ahead-of-time processed context
+	 * @param java25 whether it runs on Java 25
+	 * @param aotCache whether it runs with the JDK's AOT cache
+	 */
+	record Variant(String name, boolean plain, boolean springAot, boolean java25, boolean aotCache) {
+	}
+
+	/**
+	 * Finds free ports.
+	 */
+	private static final class ServerSocketPort {
+
+		static int free() throws IOException {
+			try (ServerSocket socket = new ServerSocket(0)) {
+				return socket.getLocalPort();
+			}
+		}
+
 	}
 
 	private static List<String> informer(String name, String apiVersion, String kind) {
@@ -175,7 +309,7 @@ public final class StartupBenchmark {
 	 * {@code informers} component that is UP.
 	 * @return the instant, in milliseconds since the epoch
 	 */
-	private static double probeUntilUp(int port) throws Exception {
+	private static double probeUntilUp(int port, boolean informers) throws Exception {
 		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health"))
 			.timeout(Duration.ofSeconds(5))
@@ -185,7 +319,7 @@ public final class StartupBenchmark {
 			try {
 				HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
 				Instant now = Instant.now();
-				if (response.statusCode() == 200 && informersUp(response.body())) {
+				if (response.statusCode() == 200 && (informers ? informersUp(response.body()) : up(response.body()))) {
 					return now.getEpochSecond() * 1000.0 + now.getNano() / 1e6;
 				}
 			}
@@ -195,6 +329,10 @@ public final class StartupBenchmark {
 			Thread.sleep(1);
 		}
 		throw new IllegalStateException("Health was not UP within " + TIMEOUT);
+	}
+
+	private static boolean up(String body) {
+		return "UP".equals(JsonParser.parseString(body).getAsJsonObject().get("status").getAsString());
 	}
 
 	private static boolean informersUp(String body) {

@@ -22,7 +22,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.github.kubeop.queue.DefaultRateLimitingQueue;
+import io.github.kubeop.queue.Priority;
+import io.github.kubeop.queue.QueueMetrics;
 import io.github.kubeop.queue.RateLimiters;
+import io.github.kubeop.queue.Ticker;
 import io.kubernetes.client.extended.workqueue.ratelimiter.DefaultControllerRateLimiter;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -63,9 +66,12 @@ public class WorkQueueBenchmark {
 
 	static final String[] KEY_NAMES = new String[KEYS];
 
+	static final String[] NAMESPACED_KEY_NAMES = new String[KEYS];
+
 	static {
 		for (int i = 0; i < KEYS; i++) {
 			KEY_NAMES[i] = "namespace/object-" + i;
+			NAMESPACED_KEY_NAMES[i] = "namespace-" + (i % 10) + "/object-" + i;
 		}
 	}
 
@@ -87,7 +93,13 @@ public class WorkQueueBenchmark {
 	@State(Scope.Benchmark)
 	public static class Queues {
 
-		@Param({ "kubeop", "client-java" })
+		/**
+		 * {@code kubeop}: every add at normal priority, as most adds are;
+		 * {@code kubeop-priorities}: adds at low and normal priority at random, so that
+		 * keys are raised; {@code kubeop-fairness}: as {@code kubeop-priorities}, with
+		 * the keys in ten namespaces taking turns.
+		 */
+		@Param({ "kubeop", "kubeop-priorities", "kubeop-fairness", "client-java" })
 		public String implementation;
 
 		private Cycle cycle;
@@ -96,7 +108,26 @@ public class WorkQueueBenchmark {
 
 		@Setup(Level.Trial)
 		public void setUp() {
-			if (this.implementation.equals("kubeop")) {
+			if (this.implementation.startsWith("kubeop-")) {
+				boolean fair = this.implementation.equals("kubeop-fairness");
+				DefaultRateLimitingQueue<String> queue = new DefaultRateLimitingQueue<>("benchmark",
+						RateLimiters.defaultControllerRateLimiter(), QueueMetrics.NOOP, Ticker.system(),
+						fair ? (key) -> key.substring(0, key.indexOf('/')) : null);
+				String[] keys = fair ? NAMESPACED_KEY_NAMES : KEY_NAMES;
+				for (String key : keys) {
+					queue.add(key, Priority.LOW);
+				}
+				this.cycle = () -> {
+					String key = queue.get();
+					ThreadLocalRandom random = ThreadLocalRandom.current();
+					queue.add(key, random.nextBoolean() ? Priority.NORMAL : Priority.LOW);
+					queue.add(keys[random.nextInt(KEYS)], random.nextBoolean() ? Priority.NORMAL : Priority.LOW);
+					queue.done(key);
+					return key;
+				};
+				this.shutdown = queue::shutDown;
+			}
+			else if (this.implementation.equals("kubeop")) {
 				DefaultRateLimitingQueue<String> queue = new DefaultRateLimitingQueue<>("benchmark",
 						RateLimiters.defaultControllerRateLimiter());
 				for (String key : KEY_NAMES) {

@@ -29,23 +29,31 @@ import java.time.OffsetDateTime;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.fasterxml.classmate.ResolvedType;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.victools.jsonschema.generator.CustomDefinition;
 import com.github.victools.jsonschema.generator.CustomPropertyDefinition;
 import com.github.victools.jsonschema.generator.FieldScope;
 import com.github.victools.jsonschema.generator.Option;
 import com.github.victools.jsonschema.generator.OptionPreset;
+import com.github.victools.jsonschema.generator.SchemaGenerationContext;
 import com.github.victools.jsonschema.generator.SchemaGenerator;
 import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
 import com.github.victools.jsonschema.generator.SchemaVersion;
+import com.github.victools.jsonschema.generator.TypeScope;
 import com.github.victools.jsonschema.module.jakarta.validation.JakartaValidationModule;
 import com.github.victools.jsonschema.module.jakarta.validation.JakartaValidationOption;
 import io.github.kubeop.resource.CustomResource;
@@ -53,6 +61,7 @@ import io.github.kubeop.resource.Default;
 import io.github.kubeop.resource.KubernetesResource;
 import io.github.kubeop.resource.PreserveUnknownFields;
 import io.github.kubeop.resource.ResourceType;
+import io.github.kubeop.resource.ValidationRule;
 import io.kubernetes.client.custom.IntOrString;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1Condition;
@@ -66,7 +75,12 @@ import org.yaml.snakeyaml.Yaml;
  * {@link KubernetesResource}. The schema comes from the victools JSON schema generator
  * with Kubernetes' own types ({@link IntOrString}, {@link Quantity}, {@link V1Condition}
  * lists, date-times) mapped as controller-gen maps them; every schema is inlined, as the
- * API server accepts no {@code $ref}.
+ * API server accepts no {@code $ref}. {@link ValidationRule} annotations become
+ * {@code x-kubernetes-validations}, checked by {@link ValidationRuleChecker} before they
+ * are written. The classes that declare the versions of one kind make one
+ * CustomResourceDefinition with a version each, one of them the storage version, and a
+ * {@code conversion} section: {@code None} for one version, a {@link ConversionWebhook}
+ * when one is configured for several.
  *
  * @author Kubeop authors
  */
@@ -74,6 +88,8 @@ public final class CrdGenerator {
 
 	// the pattern controller-gen writes for resource.Quantity
 	static final String QUANTITY_PATTERN = "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$";
+
+	private static final Pattern KUBE_VERSION = Pattern.compile("v([0-9]+)(?:(alpha|beta)([0-9]+))?");
 
 	private static final Set<Class<?>> JDK_VALUE_TYPES = Set.of(String.class, Boolean.class, Byte.class, Short.class,
 			Integer.class, Long.class, Float.class, Double.class, Character.class, BigDecimal.class, BigInteger.class,
@@ -83,10 +99,28 @@ public final class CrdGenerator {
 
 	private final SchemaGenerator schemaGenerator;
 
+	private final ConversionWebhook conversionWebhook;
+
+	private final boolean compileRules;
+
 	/**
-	 * Creates a generator.
+	 * Creates a generator that writes no conversion webhook and compiles the validation
+	 * rules.
 	 */
 	public CrdGenerator() {
+		this(null, true);
+	}
+
+	/**
+	 * Creates a generator.
+	 * @param conversionWebhook the conversion webhook of kinds with several versions,
+	 * {@code null} for none (the API server then only rewrites {@code apiVersion})
+	 * @param compileRules whether to compile the CEL validation rules against their
+	 * schema, besides checking their structure
+	 */
+	public CrdGenerator(ConversionWebhook conversionWebhook, boolean compileRules) {
+		this.conversionWebhook = conversionWebhook;
+		this.compileRules = compileRules;
 		SchemaGeneratorConfigBuilder config = new SchemaGeneratorConfigBuilder(this.objectMapper,
 				SchemaVersion.DRAFT_2020_12, OptionPreset.PLAIN_JSON);
 		config.with(Option.INLINE_ALL_SCHEMAS, Option.MAP_VALUES_AS_ADDITIONAL_PROPERTIES, Option.STANDARD_FORMATS);
@@ -100,25 +134,43 @@ public final class CrdGenerator {
 		});
 		config.forFields().withCustomDefinitionProvider((field, context) -> preserveUnknownFields(field));
 		config.forFields().withDefaultResolver(this::defaultValue);
+		config.forFields().withInstanceAttributeOverride(this::fieldRules);
+		config.forTypesInGeneral().withTypeAttributeOverride(this::typeRules);
 		this.schemaGenerator = new SchemaGenerator(config.build());
 	}
 
 	/**
-	 * Returns the CustomResourceDefinition of a typed custom resource class.
+	 * Returns the CustomResourceDefinition of a typed custom resource class, the only
+	 * version of its kind.
 	 * @param resourceClass a class extending {@link CustomResource} and annotated with
 	 * {@link KubernetesResource}
 	 * @return the CustomResourceDefinition as a JSON tree
-	 * @throws IllegalArgumentException if a field has no schema or the types form a
-	 * cycle; the message names the class and the field
+	 * @throws IllegalArgumentException if a field has no schema, the types form a cycle
+	 * or a validation rule is invalid; the message names the class and the field
 	 */
 	public ObjectNode customResourceDefinition(Class<?> resourceClass) {
-		ResourceType type = ResourceType.of(resourceClass);
-		KubernetesResource resource = resourceClass.getAnnotation(KubernetesResource.class);
-		Type[] arguments = customResourceArguments(resourceClass);
+		return customResourceDefinition(List.of(resourceClass));
+	}
+
+	/**
+	 * Returns the CustomResourceDefinition of the classes that declare the versions of
+	 * one kind, one class per version: a schema per version, the storage version marked
+	 * and, with several versions, a conversion webhook when one is configured.
+	 * @param versionClasses the classes, all of one group and kind
+	 * @return the CustomResourceDefinition as a JSON tree
+	 * @throws IllegalArgumentException if the classes do not declare one kind, declare a
+	 * version twice, or mark no or several storage versions (naming the classes), and for
+	 * what {@link #customResourceDefinition(Class)} rejects
+	 */
+	public ObjectNode customResourceDefinition(List<Class<?>> versionClasses) {
+		Class<?> storageClass = storageVersion(versionClasses);
+		ResourceType type = ResourceType.of(storageClass);
+		KubernetesResource resource = storageClass.getAnnotation(KubernetesResource.class);
 		ObjectNode crd = this.objectMapper.createObjectNode();
 		crd.put("apiVersion", "apiextensions.k8s.io/v1");
 		crd.put("kind", "CustomResourceDefinition");
-		crd.putObject("metadata").put("name", type.crdName());
+		ObjectNode metadata = crd.putObject("metadata");
+		metadata.put("name", type.crdName());
 		ObjectNode spec = crd.putObject("spec");
 		spec.put("group", type.group());
 		ObjectNode names = spec.putObject("names");
@@ -129,10 +181,28 @@ public final class CrdGenerator {
 		strings(names, "shortNames", List.of(resource.shortNames()));
 		strings(names, "categories", List.of(resource.categories()));
 		spec.put("scope", type.namespaced() ? "Namespaced" : "Cluster");
-		ObjectNode version = spec.putArray("versions").addObject();
+		ArrayNode versions = spec.putArray("versions");
+		List<Class<?>> ordered = new ArrayList<>(versionClasses);
+		ordered.sort(Comparator.comparing((Class<?> versionClass) -> ResourceType.of(versionClass).version(),
+				CrdGenerator::compareVersionPriority));
+		for (Class<?> versionClass : ordered) {
+			versions.add(version(versionClass, versionClass == storageClass));
+		}
+		conversion(crd, type, versionClasses.size());
+		return crd;
+	}
+
+	private ObjectNode version(Class<?> resourceClass, boolean storage) {
+		ResourceType type = ResourceType.of(resourceClass);
+		KubernetesResource resource = resourceClass.getAnnotation(KubernetesResource.class);
+		Type[] arguments = customResourceArguments(resourceClass);
+		ObjectNode version = this.objectMapper.createObjectNode();
 		version.put("name", type.version());
-		version.put("served", true);
-		version.put("storage", true);
+		version.put("served", resource.served());
+		version.put("storage", storage);
+		if (resource.deprecated()) {
+			version.put("deprecated", true);
+		}
 		ObjectNode root = version.putObject("schema").putObject("openAPIV3Schema");
 		root.put("type", "object");
 		ObjectNode properties = root.putObject("properties");
@@ -144,6 +214,14 @@ public final class CrdGenerator {
 		if (hasStatus) {
 			properties.set("status", schema(resourceClass, "status", arguments[1]));
 		}
+		ValidationRule[] rootRules = resourceClass.getAnnotationsByType(ValidationRule.class);
+		if (rootRules.length > 0) {
+			ArrayNode validations = root.putArray("x-kubernetes-validations");
+			for (ValidationRule rule : rootRules) {
+				validations.add(ValidationRuleChecker.write(rule, "class " + resourceClass.getName()));
+			}
+		}
+		ValidationRuleChecker.check(resourceClass, root, this.compileRules);
 		ObjectNode subresources = this.objectMapper.createObjectNode();
 		if (hasStatus) {
 			subresources.putObject("status");
@@ -174,7 +252,121 @@ public final class CrdGenerator {
 				}
 			}
 		}
-		return crd;
+		return version;
+	}
+
+	// with one version the API server has nothing to convert; with several, it calls the
+	// operator's conversion webhook when one is configured and otherwise only rewrites
+	// apiVersion (strategy None), which is right only while the schemas agree
+	private void conversion(ObjectNode crd, ResourceType type, int versionCount) {
+		ObjectNode conversion = ((ObjectNode) crd.get("spec")).putObject("conversion");
+		if (versionCount < 2 || this.conversionWebhook == null) {
+			conversion.put("strategy", "None");
+			return;
+		}
+		conversion.put("strategy", "Webhook");
+		ObjectNode webhook = conversion.putObject("webhook");
+		webhook.putArray("conversionReviewVersions").add("v1");
+		ObjectNode service = webhook.putObject("clientConfig").putObject("service");
+		service.put("name", this.conversionWebhook.serviceName());
+		service.put("namespace", this.conversionWebhook.serviceNamespace());
+		service.put("path", this.conversionWebhook.path(type));
+		service.put("port", this.conversionWebhook.servicePort());
+		String certificate = this.conversionWebhook.certManagerCertificate();
+		if (certificate != null) {
+			((ObjectNode) crd.get("metadata")).putObject("annotations")
+				.put(ConversionWebhook.CERT_MANAGER_INJECT_CA_FROM, certificate);
+		}
+	}
+
+	/**
+	 * Returns the classes of each CustomResourceDefinition, by CRD name: the classes that
+	 * declare versions of one kind share one.
+	 * @param resourceClasses the resource classes
+	 * @return the classes by CRD name, in the order met
+	 */
+	public static Map<String, List<Class<?>>> byDefinition(Collection<Class<?>> resourceClasses) {
+		Map<String, List<Class<?>>> definitions = new LinkedHashMap<>();
+		for (Class<?> resourceClass : resourceClasses) {
+			definitions.computeIfAbsent(ResourceType.of(resourceClass).crdName(), (name) -> new ArrayList<>())
+				.add(resourceClass);
+		}
+		return definitions;
+	}
+
+	// exactly one storage version, and versions that agree on what the CRD has once
+	private static Class<?> storageVersion(List<Class<?>> versionClasses) {
+		if (versionClasses.isEmpty()) {
+			throw new IllegalArgumentException("A CustomResourceDefinition needs at least one version class");
+		}
+		if (versionClasses.size() == 1) {
+			return versionClasses.get(0);
+		}
+		ResourceType first = ResourceType.of(versionClasses.get(0));
+		Map<String, Class<?>> byVersion = new LinkedHashMap<>();
+		for (Class<?> versionClass : versionClasses) {
+			ResourceType type = ResourceType.of(versionClass);
+			if (!type.kind().equals(first.kind()) || type.namespaced() != first.namespaced()
+					|| !type.singular().equals(first.singular())) {
+				throw new IllegalArgumentException("The versions of " + first.crdName() + " disagree on kind, "
+						+ "singular name or scope: " + names(versionClasses)
+						+ "; each version class must declare the same kind, names and scope");
+			}
+			Class<?> previous = byVersion.put(type.version(), versionClass);
+			if (previous != null) {
+				throw new IllegalArgumentException("Version " + type.version() + " of " + first.crdName()
+						+ " is declared twice, by " + previous.getName() + " and " + versionClass.getName());
+			}
+		}
+		List<Class<?>> storage = versionClasses.stream()
+			.filter((versionClass) -> versionClass.getAnnotation(KubernetesResource.class).storage())
+			.toList();
+		if (storage.size() != 1) {
+			throw new IllegalArgumentException(first.crdName() + " has versions "
+					+ String.join(", ", byVersion.keySet()) + " in " + names(versionClasses) + ", and "
+					+ (storage.isEmpty() ? "none" : names(storage))
+					+ " marked as the storage version: mark exactly one with @KubernetesResource(storage = true)");
+		}
+		return storage.get(0);
+	}
+
+	private static String names(List<Class<?>> classes) {
+		return String.join(", ", classes.stream().map(Class::getName).toList());
+	}
+
+	/**
+	 * Compares two versions by Kubernetes' version priority, highest first: GA before
+	 * beta before alpha, higher numbers first, other names last in alphabetical order
+	 * ({@code v2}, {@code v1}, {@code v1beta1}, {@code v1alpha1}, {@code foo}).
+	 * @param left a version
+	 * @param right another version
+	 * @return the comparison
+	 */
+	static int compareVersionPriority(String left, String right) {
+		Matcher leftMatch = KUBE_VERSION.matcher(left);
+		Matcher rightMatch = KUBE_VERSION.matcher(right);
+		boolean leftKube = leftMatch.matches();
+		boolean rightKube = rightMatch.matches();
+		if (!leftKube || !rightKube) {
+			return (leftKube == rightKube) ? left.compareTo(right) : (leftKube ? -1 : 1);
+		}
+		int stability = Integer.compare(stability(rightMatch.group(2)), stability(leftMatch.group(2)));
+		if (stability != 0) {
+			return stability;
+		}
+		int major = Integer.compare(Integer.parseInt(rightMatch.group(1)), Integer.parseInt(leftMatch.group(1)));
+		if (major != 0) {
+			return major;
+		}
+		return Integer.compare(minor(rightMatch.group(3)), minor(leftMatch.group(3)));
+	}
+
+	private static int stability(String level) {
+		return (level == null) ? 2 : level.equals("beta") ? 1 : 0;
+	}
+
+	private static int minor(String number) {
+		return (number == null) ? 0 : Integer.parseInt(number);
 	}
 
 	/**
@@ -183,18 +375,28 @@ public final class CrdGenerator {
 	 * @return the YAML document
 	 */
 	public String yaml(Class<?> resourceClass) {
-		DumperOptions options = new DumperOptions();
-		options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
-		// through JSON text, so that victools' BigDecimal bounds become plain YAML
-		// numbers
-		// rather than the Java-specific !!float '1' that Go YAML decoders do not read
-		Yaml yaml = new Yaml(options);
-		return yaml.dump(yaml.load(customResourceDefinition(resourceClass).toString()));
+		return yaml(List.of(resourceClass));
 	}
 
 	/**
-	 * Writes the CustomResourceDefinition of each class to
-	 * {@code <directory>/<plural>.<group>.yaml}.
+	 * Returns the CustomResourceDefinition of the version classes of one kind as YAML.
+	 * @param versionClasses the classes
+	 * @return the YAML document
+	 */
+	public String yaml(List<Class<?>> versionClasses) {
+		DumperOptions options = new DumperOptions();
+		options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+		// through JSON text, so that victools' BigDecimal bounds become plain YAML
+		// numbers rather than the Java-specific !!float '1' that Go YAML decoders do not
+		// read
+		Yaml yaml = new Yaml(options);
+		return yaml.dump(yaml.load(customResourceDefinition(versionClasses).toString()));
+	}
+
+	/**
+	 * Writes the CustomResourceDefinition of each kind to
+	 * {@code <directory>/<plural>.<group>.yaml}; the classes that declare versions of one
+	 * kind share one.
 	 * @param resourceClasses the classes
 	 * @param directory the directory, created if missing
 	 * @return the files written
@@ -203,9 +405,9 @@ public final class CrdGenerator {
 	public List<Path> write(Collection<Class<?>> resourceClasses, Path directory) throws IOException {
 		Files.createDirectories(directory);
 		List<Path> files = new ArrayList<>();
-		for (Class<?> resourceClass : resourceClasses) {
-			Path file = directory.resolve(ResourceType.of(resourceClass).crdName() + ".yaml");
-			Files.writeString(file, yaml(resourceClass));
+		for (Map.Entry<String, List<Class<?>>> definition : byDefinition(resourceClasses).entrySet()) {
+			Path file = directory.resolve(definition.getKey() + ".yaml");
+			Files.writeString(file, yaml(definition.getValue()));
 			files.add(file);
 		}
 		return files;
@@ -220,7 +422,7 @@ public final class CrdGenerator {
 	 */
 	ObjectNode schema(Class<?> resourceClass, String path, Type type) {
 		try {
-			return this.schemaGenerator.generateSchema(type);
+			return mergeValidations(this.schemaGenerator.generateSchema(type));
 		}
 		catch (SchemaException ex) {
 			throw new IllegalArgumentException("Cannot generate the schema of " + resourceClass.getName() + " at '"
@@ -232,6 +434,49 @@ public final class CrdGenerator {
 					+ path + "': its types form a cycle, which a structural schema cannot express (" + ex.getMessage()
 					+ ")", ex);
 		}
+	}
+
+	// victools writes the rules of a field and those of the field's class as an allOf of
+	// two schemas, which a structural schema cannot have: one schema with both rules
+	private static ObjectNode mergeValidations(ObjectNode schema) {
+		if (schema.get("allOf") instanceof ArrayNode parts) {
+			ObjectNode merged = JsonNodeFactory.instance.objectNode();
+			ArrayNode validations = JsonNodeFactory.instance.arrayNode();
+			boolean mergeable = true;
+			for (JsonNode part : parts) {
+				for (Map.Entry<String, JsonNode> entry : part.properties()) {
+					if (entry.getKey().equals("x-kubernetes-validations")) {
+						validations.addAll((ArrayNode) entry.getValue());
+					}
+					else if (merged.has(entry.getKey()) && !merged.get(entry.getKey()).equals(entry.getValue())) {
+						mergeable = false;
+					}
+					else {
+						merged.set(entry.getKey(), entry.getValue());
+					}
+				}
+			}
+			if (mergeable) {
+				schema.remove("allOf");
+				schema.setAll(merged);
+				if (!validations.isEmpty()) {
+					schema.set("x-kubernetes-validations", validations);
+				}
+			}
+		}
+		for (JsonNode child : schema) {
+			if (child instanceof ObjectNode object) {
+				mergeValidations(object);
+			}
+			else if (child instanceof ArrayNode array) {
+				for (JsonNode item : array) {
+					if (item instanceof ObjectNode object) {
+						mergeValidations(object);
+					}
+				}
+			}
+		}
+		return schema;
 	}
 
 	private static Type[] customResourceArguments(Class<?> resourceClass) {
@@ -307,6 +552,40 @@ public final class CrdGenerator {
 			.put("type", "object")
 			.put("x-kubernetes-preserve-unknown-fields", true);
 		return new CustomPropertyDefinition(node, CustomDefinition.AttributeInclusion.YES);
+	}
+
+	private void fieldRules(ObjectNode attributes, FieldScope field, SchemaGenerationContext context) {
+		// a list field's rules are about the list, not about each item
+		if (field.isFakeContainerItemScope()) {
+			return;
+		}
+		ValidationRule[] rules = field.getRawMember().getAnnotationsByType(ValidationRule.class);
+		addRules(attributes, rules,
+				"field '" + field.getName() + "' of " + field.getDeclaringType().getErasedType().getName());
+	}
+
+	private void typeRules(ObjectNode attributes, TypeScope scope, SchemaGenerationContext context) {
+		Class<?> type = scope.getType().getErasedType();
+		addRules(attributes, type.getAnnotationsByType(ValidationRule.class), "class " + type.getName());
+	}
+
+	private static void addRules(ObjectNode attributes, ValidationRule[] rules, String origin) {
+		if (rules.length == 0) {
+			return;
+		}
+		ArrayNode validations = (attributes.get("x-kubernetes-validations") instanceof ArrayNode existing) ? existing
+				: attributes.putArray("x-kubernetes-validations");
+		for (ValidationRule rule : rules) {
+			ObjectNode entry = ValidationRuleChecker.write(rule, origin);
+			// victools may visit a type twice for one node
+			boolean present = false;
+			for (JsonNode existing : validations) {
+				present = present || existing.equals(entry);
+			}
+			if (!present) {
+				validations.add(entry);
+			}
+		}
 	}
 
 	private Object defaultValue(FieldScope field) {

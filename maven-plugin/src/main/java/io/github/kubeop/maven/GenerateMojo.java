@@ -110,9 +110,6 @@ public class GenerateMojo extends AbstractMojo {
 	private List<PolicyRule> rules = new ArrayList<>();
 
 	/**
-	 * Whether to skip the generation.
-	 */
-	/**
 	 * The service account the operator runs as, {@code <namespace>/<name>}: when set, a
 	 * ServiceAccount and a ClusterRoleBinding of the generated ClusterRole to it are
 	 * written to {@code rbac/service-account.yaml}.
@@ -120,6 +117,26 @@ public class GenerateMojo extends AbstractMojo {
 	@Parameter
 	private String serviceAccount;
 
+	/**
+	 * Where the API server reaches the conversion webhook of kinds with several versions:
+	 * {@code serviceName}, {@code serviceNamespace}, {@code servicePort} (443),
+	 * {@code path} ({@code /convert/{group}/{plural}}) and {@code certManagerCertificate}
+	 * ({@code <namespace>/<name>}, for cert-manager's CA injection). Without it, such
+	 * kinds convert by strategy {@code None}.
+	 */
+	@Parameter
+	private ConversionWebhook conversionWebhook;
+
+	/**
+	 * Whether to compile the CEL validation rules against their schema at build time,
+	 * besides checking their structure.
+	 */
+	@Parameter(property = "kubeop.validation-rules.compile", defaultValue = "true")
+	private boolean compileValidationRules;
+
+	/**
+	 * Whether to skip the generation.
+	 */
 	@Parameter(property = "kubeop.generate.skip", defaultValue = "false")
 	private boolean skip;
 
@@ -156,7 +173,18 @@ public class GenerateMojo extends AbstractMojo {
 			OperatorClasses classes = OperatorClasses.scan(this.classesDirectory.toPath(), classLoader, this.packages);
 			Path crds = this.outputDirectory.toPath().resolve("crds");
 			deleteGeneratedFiles(crds);
-			List<Path> written = new CrdGenerator().write(classes.resourceClasses(), crds);
+			ConversionWebhook webhook = (this.conversionWebhook != null) ? this.conversionWebhook.validated() : null;
+			if (webhook == null) {
+				CrdGenerator.byDefinition(classes.resourceClasses()).forEach((name, versions) -> {
+					if (versions.size() > 1) {
+						getLog().warn(name + " has " + versions.size() + " versions and no <conversionWebhook> is "
+								+ "configured: the API server converts between them by rewriting apiVersion only "
+								+ "(strategy None), which is right only while their schemas agree");
+					}
+				});
+			}
+			List<Path> written = new CrdGenerator(webhook, this.compileValidationRules).write(classes.resourceClasses(),
+					crds);
 			written
 				.forEach((file) -> getLog().info("Generated " + this.project.getBasedir().toPath().relativize(file)));
 			writeWebhooks(classes);

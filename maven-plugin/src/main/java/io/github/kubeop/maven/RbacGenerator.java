@@ -31,6 +31,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.kubeop.annotation.Owns;
+import io.github.kubeop.annotation.References;
 import io.github.kubeop.autoconfigure.KubeopProperties;
 import io.github.kubeop.resource.ResourceType;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
@@ -58,6 +59,13 @@ public final class RbacGenerator {
 	static final List<String> WRITE_OWN = List.of("get", "list", "watch", "patch", "update");
 
 	static final List<String> OWNED = List.of("get", "list", "watch", "create", "patch", "update", "delete");
+
+	/**
+	 * What the informer of a referenced type needs: list and watch, also when it keeps
+	 * referenced objects only (it watches the whole type and loads a newly referenced
+	 * object by a list of its name).
+	 */
+	static final List<String> REFERENCED = List.of("list", "watch");
 
 	// the API group of each generated API class prefix of the official client, to find
 	// the group of a generated model, whose class name carries only version and kind
@@ -102,7 +110,8 @@ public final class RbacGenerator {
 
 	/**
 	 * Adds what a handler class needs: read access to the resource each handler method
-	 * takes, and full access to each type the class declares with {@link Owns}.
+	 * takes, full access to each type the class declares with {@link Owns}, and list and
+	 * watch of each type it declares with {@link References}.
 	 * @param handlerClass a class with handler methods or {@link Owns}
 	 */
 	public void handler(Class<?> handlerClass) {
@@ -117,6 +126,10 @@ public final class RbacGenerator {
 		}
 		for (Owns owns : AnnotatedElementUtils.findMergedRepeatableAnnotations(handlerClass, Owns.class)) {
 			modelRule(owns.value(), OWNED, "@Owns on " + handlerClass.getName());
+		}
+		for (References references : AnnotatedElementUtils.findMergedRepeatableAnnotations(handlerClass,
+				References.class)) {
+			modelRule(references.value(), REFERENCED, "@References on " + handlerClass.getName());
 		}
 	}
 

@@ -23,6 +23,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.kubeop.resource.CustomResource;
 import io.github.kubeop.resource.KubernetesResource;
 import io.github.kubeop.resource.PreserveUnknownFields;
+import io.github.kubeop.resource.ValidationRule;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -115,8 +116,127 @@ class CrdGeneratorTests {
 			.withMessageContaining("cycle");
 	}
 
+	@Test
+	void validationRulesLandOnTheirFieldClassAndRoot() {
+		JsonNode root = openApiSchema(Database.class);
+		assertThat(root.at("/x-kubernetes-validations/0/rule").asText())
+			.isEqualTo("self.metadata.name.startsWith('db-')");
+		JsonNode spec = root.at("/properties/spec");
+		assertThat(spec.at("/x-kubernetes-validations/0/rule").asText())
+			.isEqualTo("self.minReplicas <= self.maxReplicas");
+		assertThat(spec.at("/x-kubernetes-validations/0/fieldPath").asText()).isEqualTo(".minReplicas");
+		JsonNode storageClass = spec.at("/properties/storageClass/x-kubernetes-validations/0");
+		assertThat(storageClass.at("/rule").asText()).isEqualTo("self == oldSelf");
+		assertThat(storageClass.at("/messageExpression").asText())
+			.isEqualTo("'storageClass is immutable, it stays ' + oldSelf");
+		assertThat(storageClass.at("/reason").asText()).isEqualTo("FieldValueForbidden");
+		assertThat(storageClass.has("optionalOldSelf")).isFalse();
+		JsonNode size = spec.at("/properties/sizeGi/x-kubernetes-validations/0");
+		assertThat(size.at("/optionalOldSelf").asBoolean()).isTrue();
+		assertThat(size.at("/message").asText()).isEqualTo("sizeGi may not shrink");
+		assertThat(spec.at("/properties/hosts/x-kubernetes-validations/0/message").asText())
+			.isEqualTo("hosts must be under example.com");
+		// a list field's rule is on the list, not on its items
+		assertThat(spec.at("/properties/hosts/x-kubernetes-validations")).hasSize(1);
+		assertThat(spec.at("/properties/hosts/items/x-kubernetes-validations").isMissingNode()).isTrue();
+		assertThat(root.toString()).doesNotContain(ValidationRuleChecker.ORIGIN);
+	}
+
+	@Test
+	void rulesOfAFieldAndOfItsClassAreBothKept() {
+		JsonNode limits = openApiSchema(RulesOnFieldAndClass.class).at("/properties/spec/properties/limits");
+		assertThat(limits.at("/x-kubernetes-validations")).extracting((rule) -> rule.get("rule").asText())
+			.containsExactlyInAnyOrder("self.minimum <= self.maximum", "self.minimum >= 0");
+		// a structural schema has no allOf of types
+		assertThat(limits.has("allOf")).isFalse();
+		assertThat(limits.at("/type").asText()).isEqualTo("object");
+	}
+
+	@Test
+	void ruleReadingAnUnknownFieldFailsNamingClassAndField() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.generator.customResourceDefinition(BadRules.UnknownField.class))
+			.withMessageContaining(BadRules.UnknownField.class.getName())
+			.withMessageContaining("field 'limits' of " + BadRules.UnknownField.Spec.class.getName())
+			.withMessageContaining("undefined field 'maximun'");
+	}
+
+	@Test
+	void ruleThatIsNotABoolFails() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.generator.customResourceDefinition(BadRules.NotBool.class))
+			.withMessageContaining("field 'name' of " + BadRules.NotBool.Spec.class.getName())
+			.withMessageContaining("must evaluate to a bool, not int");
+	}
+
+	@Test
+	void ruleOfWrongTypesFails() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.generator.customResourceDefinition(BadRules.WrongTypes.class))
+			.withMessageContaining("field 'name' of " + BadRules.WrongTypes.Spec.class.getName())
+			.withMessageContaining("found no matching overload for '_>_'");
+	}
+
+	@Test
+	void transitionRuleUnderAPlainListFails() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.generator.customResourceDefinition(BadRules.TransitionInList.class))
+			.withMessageContaining("field 'name' of " + BadRules.Named.class.getName())
+			.withMessageContaining("cannot sit under 'spec.items'");
+	}
+
+	@Test
+	void optionalOldSelfWithoutOldSelfFails() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.generator.customResourceDefinition(BadRules.OptionalWithoutOldSelf.class))
+			.withMessageContaining("optionalOldSelf is set but the rule does not read oldSelf");
+	}
+
+	@Test
+	void fieldPathThatIsNoFieldFails() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.generator.customResourceDefinition(BadRules.BadFieldPath.class))
+			.withMessageContaining("class " + BadRules.LimitsWithBadPath.class.getName())
+			.withMessageContaining("fieldPath '.maximum2' does not refer to a field");
+	}
+
+	@Test
+	void messageWithLineBreakFails() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.generator.customResourceDefinition(BadRules.MultiLineMessage.class))
+			.withMessageContaining("the message must not contain line breaks");
+	}
+
+	@Test
+	void kubernetesLibraryFunctionsCompile() {
+		JsonNode spec = openApiSchema(BadRules.KubernetesFunctions.class).at("/properties/spec");
+		assertThat(spec.at("/x-kubernetes-validations")).hasSize(BadRules.KubernetesFunctions.Spec.class
+			.getAnnotationsByType(io.github.kubeop.resource.ValidationRule.class).length);
+	}
+
+	@Test
+	void withoutCompilingOnlyTheStructureIsChecked() {
+		CrdGenerator structureOnly = new CrdGenerator(null, false);
+		assertThat(structureOnly.customResourceDefinition(BadRules.UnknownField.class)).isNotNull();
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> structureOnly.customResourceDefinition(BadRules.MultiLineMessage.class))
+			.withMessageContaining("line breaks");
+	}
+
 	private JsonNode openApiSchema(Class<?> type) {
 		return this.generator.customResourceDefinition(type).at("/spec/versions/0/schema/openAPIV3Schema");
+	}
+
+	@KubernetesResource(group = "crdgen.kubeop.test", version = "v1")
+	static class RulesOnFieldAndClass extends CustomResource<RulesOnFieldAndClass.Spec, Void> {
+
+		record Spec(@ValidationRule("self.minimum >= 0") OrderedLimits limits) {
+		}
+
+	}
+
+	@ValidationRule("self.minimum <= self.maximum")
+	record OrderedLimits(int minimum, int maximum) {
 	}
 
 	@KubernetesResource(group = "crdgen.kubeop.test", version = "v1")

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -28,18 +29,24 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.gson.JsonParser;
 import io.github.kubeop.annotation.OnAdd;
+import io.github.kubeop.annotation.OnUpdate;
 import io.github.kubeop.annotation.Owns;
+import io.github.kubeop.annotation.References;
 import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopProperties;
+import io.github.kubeop.handler.HandlerContext;
+import io.github.kubeop.handler.Trigger;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.Manifests;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import org.junit.jupiter.api.BeforeAll;
@@ -88,6 +95,27 @@ class GeneratedRbacIntegrationTests {
 	}
 
 	@Test
+	void generatedRoleLetsAReferencedOnlyCacheLoadTheSecretAGatewayNames(ControlPlane controlPlane, ApiClient admin,
+			TestNamespace namespace) throws Exception {
+		String user = "generated-rbac-referencing-operator";
+		bind(admin, generatedRole(ReferencingGatewayHandler.class), user);
+		ReferencingGatewayHandler handler = new ReferencingGatewayHandler();
+		runner(controlPlane.apiClientFor(user), namespace).withBean(ReferencingGatewayHandler.class, () -> handler)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				create(admin, namespace, "referencing");
+				await().atMost(Duration.ofSeconds(30)).until(() -> handler.added.contains("referencing"));
+				// named by spec.host, created after the Gateway: loaded and mapped as the
+				// generated role allows
+				new CoreV1Api(admin)
+					.createNamespacedSecret(namespace.name(),
+							new V1Secret().metadata(new V1ObjectMeta().name("a.example")).stringData(Map.of("k", "v")))
+					.execute();
+				await().atMost(Duration.ofSeconds(30)).until(() -> handler.referenced.contains("referencing"));
+			});
+	}
+
+	@Test
 	void roleWithoutTheInformerRuleKeepsTheOperatorFromStarting(ControlPlane controlPlane, ApiClient admin,
 			TestNamespace namespace) {
 		String user = "generated-rbac-operator-without-deployments";
@@ -108,8 +136,12 @@ class GeneratedRbacIntegrationTests {
 	}
 
 	private static ObjectNode generatedRole() {
+		return generatedRole(GatewayHandler.class);
+	}
+
+	private static ObjectNode generatedRole(Class<?> handlerClass) {
 		RbacGenerator generator = new RbacGenerator(List.of(Gateway.class));
-		generator.handler(GatewayHandler.class);
+		generator.handler(handlerClass);
 		configuration.forEach(generator::properties);
 		return generator.clusterRole("unused");
 	}
@@ -173,6 +205,31 @@ class GeneratedRbacIntegrationTests {
 		@OnAdd
 		void added(Gateway gateway) {
 			this.added.add(gateway.getMetadata().getName());
+		}
+
+	}
+
+	/**
+	 * A handler of gateways that reference a Secret by their host, caching referenced
+	 * Secrets only.
+	 */
+	@References(value = V1Secret.class, path = "spec.host", referencedOnly = true)
+	static class ReferencingGatewayHandler {
+
+		final List<String> added = new CopyOnWriteArrayList<>();
+
+		final List<String> referenced = new CopyOnWriteArrayList<>();
+
+		@OnAdd
+		void added(Gateway gateway) {
+			this.added.add(gateway.getMetadata().getName());
+		}
+
+		@OnUpdate
+		void changed(Gateway gateway, HandlerContext context) {
+			if (context.trigger() == Trigger.REFERENCE) {
+				this.referenced.add(gateway.getMetadata().getName());
+			}
 		}
 
 	}

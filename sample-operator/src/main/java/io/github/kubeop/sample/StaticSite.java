@@ -23,6 +23,7 @@ import java.util.Map;
 import io.github.kubeop.resource.CustomResource;
 import io.github.kubeop.resource.KubernetesResource;
 import io.github.kubeop.resource.KubernetesResource.PrinterColumn;
+import io.github.kubeop.resource.ValidationRule;
 import io.kubernetes.client.openapi.models.V1Condition;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -43,6 +44,8 @@ public class StaticSite extends CustomResource<StaticSite.Spec, StaticSite.Statu
 	 * What the user wants: replicas (1 if unset), image ({@code nginx:1.27-alpine} if
 	 * unset) and the files to serve, by name.
 	 */
+	@ValidationRule(value = "self.pages.all(page, page.matches('^[-._a-zA-Z0-9]+$'))", fieldPath = ".pages",
+			message = "page names must be ConfigMap keys: letters, digits, '-', '_' and '.'")
 	public record Spec(@Min(0) @Max(20) Integer replicas, String image, @NotEmpty Map<String, String> pages) {
 
 	}

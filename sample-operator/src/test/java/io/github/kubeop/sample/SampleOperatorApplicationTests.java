@@ -47,6 +47,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 // end::imports[]
 
@@ -173,6 +174,15 @@ class SampleOperatorApplicationTests {
 		}
 	}
 	// end::e2e[]
+
+	@Test
+	void pageNameThatIsNoConfigMapKeyIsRefusedByTheApiServer(ApiClient admin, TestNamespace namespace) {
+		// the CEL rule on StaticSite.Spec, enforced by the API server with no webhook
+		String site = site(1, "<h1>one</h1>").replace("index.html", "blog/index.html");
+		assertThatIllegalStateException().isThrownBy(() -> new Manifests(admin).apply(site, namespace.name()))
+			.withMessageContaining("HTTP 422")
+			.withMessageContaining("page names must be ConfigMap keys");
+	}
 
 	private static String site(int replicas, String index) {
 		return """

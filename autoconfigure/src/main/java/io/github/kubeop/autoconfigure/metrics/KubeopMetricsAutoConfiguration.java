@@ -24,9 +24,11 @@ import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.metrics.KubeopMetrics;
 import io.github.kubeop.metrics.WebhookMeters;
+import io.github.kubeop.write.KubernetesTemplate;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -56,6 +58,12 @@ public final class KubeopMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	WebhookMeters kubeopWebhookMeters(MeterRegistry registry) {
 		return new WebhookMeters(registry);
+	}
+
+	@Bean
+	SmartInitializingSingleton kubeopTemplateMetricsBinder(KubeopMetrics metrics,
+			ObjectProvider<KubernetesTemplate> templates) {
+		return () -> templates.ifAvailable((template) -> template.setWriteListener(metrics));
 	}
 
 	@Bean

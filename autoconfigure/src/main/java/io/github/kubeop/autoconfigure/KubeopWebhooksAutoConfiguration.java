@@ -20,6 +20,7 @@ import java.util.List;
 
 import io.github.kubeop.webhook.SelfSignedCertificates;
 import io.github.kubeop.webhook.LocalWebhookRegistration;
+import io.github.kubeop.webhook.VersionConverter;
 import io.github.kubeop.webhook.WebServerMissingException;
 import io.github.kubeop.webhook.WebhookAnnotationBeanPostProcessor;
 import io.github.kubeop.webhook.WebhookFilter;
@@ -30,6 +31,7 @@ import io.kubernetes.client.openapi.JSON;
 import jakarta.servlet.Filter;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -79,7 +81,7 @@ public final class KubeopWebhooksAutoConfiguration {
 	@Bean
 	static LazyInitializationExcludeFilter kubeopWebhookBeansLazyInitializationExcludeFilter() {
 		return (beanName, definition, type) -> WebhookAnnotationBeanPostProcessor.hasWebhookMethods(type)
-				|| io.github.kubeop.webhook.VersionConverter.class.isAssignableFrom(type);
+				|| VersionConverter.class.isAssignableFrom(type);
 	}
 
 	@Bean
@@ -145,8 +147,28 @@ public final class KubeopWebhooksAutoConfiguration {
 
 		@Bean
 		TomcatWebhookConnector kubeopWebhookConnector(KubeopProperties properties,
-				SelfSignedCertificates certificates) {
-			return new TomcatWebhookConnector(properties.getWebhooks(), certificates);
+				ObjectProvider<SelfSignedCertificates> certificates, ConfigurableListableBeanFactory beanFactory) {
+			return new TomcatWebhookConnector(properties.getWebhooks(), certificates::getObject,
+					() -> hasWebhookBeans(beanFactory));
+		}
+
+		/**
+		 * Returns whether a bean declares webhook methods or converts versions, from the
+		 * bean definitions, before the beans exist: the web server's connectors are made
+		 * first.
+		 */
+		private static boolean hasWebhookBeans(ConfigurableListableBeanFactory beanFactory) {
+			if (beanFactory.getBeanNamesForType(VersionConverter.class, true, false).length > 0) {
+				return true;
+			}
+			for (String name : beanFactory.getBeanDefinitionNames()) {
+				Class<?> type = beanFactory.getType(name, false);
+				if (type != null
+						&& WebhookAnnotationBeanPostProcessor.hasWebhookMethods(ClassUtils.getUserClass(type))) {
+					return true;
+				}
+			}
+			return false;
 		}
 
 		@Bean
@@ -162,13 +184,13 @@ public final class KubeopWebhooksAutoConfiguration {
 		@Bean
 		@ConditionalOnBooleanProperty("kubeop.webhooks.local.register")
 		LocalWebhookRegistration kubeopLocalWebhookRegistration(WebhookRegistry registry, ApiClient client,
-				KubeopProperties properties, SelfSignedCertificates certificates, TomcatWebhookConnector connector,
-				Environment environment) {
+				KubeopProperties properties, ObjectProvider<SelfSignedCertificates> certificates,
+				TomcatWebhookConnector connector, Environment environment) {
 			String name = environment.getProperty("spring.application.name", "operator")
 				.toLowerCase(java.util.Locale.ROOT)
 				.replaceAll("[^a-z0-9-]", "-");
 			return new LocalWebhookRegistration(registry, client, properties.getWebhooks().getLocal().getHost(),
-					connector::localPort, certificates.authorityPem(), name);
+					connector::localPort, () -> certificates.getObject().authorityPem(), name);
 		}
 
 	}

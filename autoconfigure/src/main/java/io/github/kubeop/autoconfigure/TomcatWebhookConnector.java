@@ -18,6 +18,8 @@ package io.github.kubeop.autoconfigure;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import io.github.kubeop.webhook.SelfSignedCertificates;
 import org.apache.catalina.connector.Connector;
@@ -42,17 +44,25 @@ final class TomcatWebhookConnector implements WebServerFactoryCustomizer<TomcatS
 
 	private final KubeopProperties.Webhooks properties;
 
-	private final SelfSignedCertificates certificates;
+	private final Supplier<SelfSignedCertificates> certificates;
+
+	private final BooleanSupplier hasWebhooks;
 
 	private volatile Connector connector;
 
-	TomcatWebhookConnector(KubeopProperties.Webhooks properties, SelfSignedCertificates certificates) {
+	TomcatWebhookConnector(KubeopProperties.Webhooks properties, Supplier<SelfSignedCertificates> certificates,
+			BooleanSupplier hasWebhooks) {
 		this.properties = properties;
 		this.certificates = certificates;
+		this.hasWebhooks = hasWebhooks;
 	}
 
 	@Override
 	public void customize(TomcatServletWebServerFactory factory) {
+		// an application without webhooks gets no port and no certificate
+		if (!this.hasWebhooks.getAsBoolean()) {
+			return;
+		}
 		Connector connector = new Connector(TomcatServletWebServerFactory.DEFAULT_PROTOCOL);
 		connector.setPort(this.properties.getPort());
 		connector.setScheme("https");
@@ -76,7 +86,7 @@ final class TomcatWebhookConnector implements WebServerFactoryCustomizer<TomcatS
 			certificate.setCertificateKeyFile(keyFile.toString());
 		}
 		else {
-			certificate.setCertificateKeystore(this.certificates.keyStore());
+			certificate.setCertificateKeystore(this.certificates.get().keyStore());
 			certificate.setCertificateKeystorePassword("");
 			certificate.setCertificateKeyAlias(SelfSignedCertificates.ALIAS);
 		}

@@ -26,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -86,7 +87,7 @@ public class LocalWebhookRegistration implements SmartLifecycle {
 
 	private final IntSupplier port;
 
-	private final String caPem;
+	private final Supplier<String> caPem;
 
 	private final String applicationName;
 
@@ -100,11 +101,11 @@ public class LocalWebhookRegistration implements SmartLifecycle {
 	 * @param client the client of the API server to register with
 	 * @param host the loopback address the API server calls
 	 * @param port the webhook port, known once the web server listens
-	 * @param caPem the CA of the serving certificate
+	 * @param caPem the CA of the serving certificate, asked for when there are webhooks
 	 * @param applicationName the application's name, part of the configurations' names
 	 */
 	public LocalWebhookRegistration(WebhookRegistry registry, ApiClient client, String host, IntSupplier port,
-			String caPem, String applicationName) {
+			Supplier<String> caPem, String applicationName) {
 		this.registry = registry;
 		this.client = client;
 		this.host = host;
@@ -120,6 +121,7 @@ public class LocalWebhookRegistration implements SmartLifecycle {
 			return;
 		}
 		int port = this.port.getAsInt();
+		String caPem = this.caPem.get();
 		String baseUrl = "https://" + (this.host.contains(":") ? "[" + this.host + "]" : this.host) + ":" + port;
 		String name = "kubeop-" + this.applicationName + "-" + port;
 		String probe = UUID.randomUUID().toString();
@@ -127,25 +129,25 @@ public class LocalWebhookRegistration implements SmartLifecycle {
 			List<CountDownLatch> probes = new ArrayList<>();
 			List<WebhookDefinition> webhooks = this.registry.admissionWebhooks();
 			V1ValidatingWebhookConfiguration validating = WebhookConfigurations.validating(name, Map.of(), webhooks,
-					WebhookConfigurations.url(baseUrl, this.caPem));
+					WebhookConfigurations.url(baseUrl, caPem));
 			if (validating != null) {
 				probes.add(probe("/kubeop-probe-validating"));
 				validating.getWebhooks()
 					.add(validatingProbe(probe,
-							WebhookConfigurations.url(baseUrl, this.caPem).apply("/kubeop-probe-validating")));
+							WebhookConfigurations.url(baseUrl, caPem).apply("/kubeop-probe-validating")));
 				createValidating(validating);
 			}
 			V1MutatingWebhookConfiguration mutating = WebhookConfigurations.mutating(name, Map.of(), webhooks,
-					WebhookConfigurations.url(baseUrl, this.caPem));
+					WebhookConfigurations.url(baseUrl, caPem));
 			if (mutating != null) {
 				probes.add(probe("/kubeop-probe-mutating"));
 				mutating.getWebhooks()
 					.add(mutatingProbe(probe,
-							WebhookConfigurations.url(baseUrl, this.caPem).apply("/kubeop-probe-mutating")));
+							WebhookConfigurations.url(baseUrl, caPem).apply("/kubeop-probe-mutating")));
 				createMutating(mutating);
 			}
 			for (String definition : this.registry.convertedDefinitions()) {
-				convertThroughWebhook(definition, baseUrl + this.registry.conversionPath(definition));
+				convertThroughWebhook(definition, baseUrl + this.registry.conversionPath(definition), caPem);
 			}
 			awaitProbes(probe, probes);
 			logger.info("Registered webhooks on " + baseUrl + " as " + name);
@@ -198,7 +200,7 @@ public class LocalWebhookRegistration implements SmartLifecycle {
 		this.removals.add(() -> deleteQuietly(() -> api.deleteMutatingWebhookConfiguration(name).execute()));
 	}
 
-	private void convertThroughWebhook(String definition, String url) throws ApiException {
+	private void convertThroughWebhook(String definition, String url, String caPem) throws ApiException {
 		ApiextensionsV1Api api = new ApiextensionsV1Api(this.client);
 		V1CustomResourceDefinition crd = api.readCustomResourceDefinition(definition).execute();
 		JsonElement original = (crd.getSpec().getConversion() != null)
@@ -206,7 +208,7 @@ public class LocalWebhookRegistration implements SmartLifecycle {
 		JsonObject clientConfig = new JsonObject();
 		clientConfig.addProperty("url", url);
 		clientConfig.addProperty("caBundle",
-				Base64.getEncoder().encodeToString(this.caPem.getBytes(StandardCharsets.UTF_8)));
+				Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.UTF_8)));
 		JsonObject webhook = new JsonObject();
 		JsonArray versions = new JsonArray();
 		versions.add("v1");

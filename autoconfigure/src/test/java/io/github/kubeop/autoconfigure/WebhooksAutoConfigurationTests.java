@@ -30,6 +30,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -77,6 +78,28 @@ class WebhooksAutoConfigurationTests {
 			assertThat(analysis.getDescription()).isEqualTo(
 					"Webhook method " + WrongWebhooks.class.getName() + ".validate(Widget) returns java.lang.String");
 			assertThat(analysis.getAction()).startsWith("Return Admission");
+		});
+	}
+
+	@Test
+	void anApplicationWithoutWebhooksGetsNoWebhookPort() {
+		this.web.run((context) -> {
+			TomcatServletWebServerFactory factory = new TomcatServletWebServerFactory();
+			context.getBean(TomcatWebhookConnector.class).customize(factory);
+			assertThat(factory.getAdditionalConnectors()).isEmpty();
+		});
+	}
+
+	@Test
+	void anApplicationWithWebhooksGetsATlsConnectorOnTheWebhookPort() {
+		this.web.withBean(GoodWebhooks.class).withPropertyValues("kubeop.webhooks.port=9555").run((context) -> {
+			TomcatServletWebServerFactory factory = new TomcatServletWebServerFactory();
+			context.getBean(TomcatWebhookConnector.class).customize(factory);
+			assertThat(factory.getAdditionalConnectors()).singleElement().satisfies((connector) -> {
+				assertThat(connector.getPort()).isEqualTo(9555);
+				assertThat(connector.getSecure()).isTrue();
+				assertThat(connector.findSslHostConfigs()).hasSize(1);
+			});
 		});
 	}
 

@@ -54,10 +54,11 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
  * Unlike the official client's informer, the initial list is paged, watches ask for
  * bookmarks and carry a server-side timeout so that a stalled watch is replaced, failures
  * back off with jitter, and a relist after a broken watch reports objects deleted
- * meanwhile to {@link ResourceEventHandler#onDelete(Object, boolean)} with
- * {@code deletedFinalStateUnknown = true}. A relist keeps the cached instance of every
- * object whose resourceVersion did not change, so that what handlers still hold and the
- * cache share one copy, and takes the listed objects one at a time, so that it never
+ * meanwhile to
+ * {@link ResourceEventHandler#onDelete(io.kubernetes.client.common.KubernetesObject, boolean)}
+ * with {@code deletedFinalStateUnknown = true}. A relist keeps the cached instance of
+ * every object whose resourceVersion did not change, so that what handlers still hold and
+ * the cache share one copy, and takes the listed objects one at a time, so that it never
  * holds the old cache and a whole new list at once.
  * <p>
  * Each handler gets one ordered delivery on a thread of its own, as client-go's

@@ -823,6 +823,7 @@ class HandlersIntegrationTests {
 
 	}
 
+	// tag::flaky-handler[]
 	static class FlakyHandler {
 
 		final List<Long> calls = new CopyOnWriteArrayList<>();
@@ -865,6 +866,7 @@ class HandlersIntegrationTests {
 		}
 
 	}
+	// end::flaky-handler[]
 
 	static class ResyncRecorder {
 

@@ -130,6 +130,63 @@ public class GenerateMojo extends AbstractMojo {
 	private boolean compileValidationRules;
 
 	/**
+	 * Whether to write {@code deploy/operator.yaml} when {@code serviceAccount} is set:
+	 * the operator's Namespace and Deployment, and with leader election the Role and
+	 * RoleBinding that grant its Lease permissions in that namespace.
+	 */
+	@Parameter(property = "kubeop.deployment", defaultValue = "true")
+	private boolean deployment;
+
+	/**
+	 * The name of the Deployment, a DNS label.
+	 */
+	@Parameter(defaultValue = "${project.artifactId}", required = true)
+	private String deploymentName;
+
+	/**
+	 * The container image the Deployment runs; by default the name
+	 * {@code spring-boot:build-image} gives the image.
+	 */
+	@Parameter(property = "kubeop.image", defaultValue = "${project.artifactId}:${project.version}")
+	private String image;
+
+	/**
+	 * The number of replicas of the Deployment: 1 by default, 2 with leader election, so
+	 * that a standby with warm caches takes over.
+	 */
+	@Parameter
+	private Integer replicas;
+
+	/**
+	 * Whether the Deployment turns leader election on (with the Lease in the operator's
+	 * namespace) and grants its Lease permissions; by default whether the application's
+	 * configuration enables it ({@code kubeop.leader-election.enabled}).
+	 */
+	@Parameter
+	private Boolean leaderElection;
+
+	/**
+	 * The port the actuator's health endpoints answer on, for the probes:
+	 * {@code management.server.port} if the application sets one, else
+	 * {@code server.port}.
+	 */
+	@Parameter(defaultValue = "8080")
+	private int managementPort;
+
+	/**
+	 * The CPU request of the operator's container.
+	 */
+	@Parameter(defaultValue = "100m")
+	private String cpuRequest;
+
+	/**
+	 * The memory request of the operator's container, which is also its limit, so that
+	 * the JVM sizes its heap from it.
+	 */
+	@Parameter(defaultValue = "512Mi")
+	private String memory;
+
+	/**
 	 * Whether to skip the generation.
 	 */
 	@Parameter(property = "kubeop.generate.skip", defaultValue = "false")
@@ -163,6 +220,10 @@ public class GenerateMojo extends AbstractMojo {
 				Path role = writeClusterRole(classes);
 				getLog().info("Generated " + this.project.getBasedir().toPath().relativize(role));
 			}
+			if (this.deployment && this.serviceAccount != null && !this.serviceAccount.isBlank()) {
+				Path operator = writeDeployment(classes);
+				getLog().info("Generated " + this.project.getBasedir().toPath().relativize(operator));
+			}
 		}
 		catch (IllegalArgumentException ex) {
 			throw new MojoFailureException(ex.getMessage(), ex);
@@ -190,6 +251,19 @@ public class GenerateMojo extends AbstractMojo {
 			Files.writeString(binding, serviceAccountYaml(this.roleName, this.serviceAccount.trim()));
 			getLog().info("Generated " + this.project.getBasedir().toPath().relativize(binding));
 		}
+		return file;
+	}
+
+	private Path writeDeployment(OperatorClasses classes) throws IOException {
+		boolean leaderElectionEnabled = (this.leaderElection != null) ? this.leaderElection
+				: classes.properties().stream().anyMatch((properties) -> properties.getLeaderElection().isEnabled());
+		int replicaCount = (this.replicas != null) ? this.replicas : (leaderElectionEnabled ? 2 : 1);
+		DeploymentGenerator generator = new DeploymentGenerator(this.deploymentName, this.serviceAccount, this.image,
+				replicaCount, leaderElectionEnabled, this.managementPort, this.cpuRequest, this.memory);
+		Path directory = this.outputDirectory.toPath().resolve("deploy");
+		Files.createDirectories(directory);
+		Path file = directory.resolve("operator.yaml");
+		Files.writeString(file, generator.yaml());
 		return file;
 	}
 

@@ -16,6 +16,7 @@
 
 package io.github.kubeop.test.autoconfigure;
 
+// tag::imports[]
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,7 @@ import org.springframework.context.annotation.Bean;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
+// end::imports[]
 
 /**
  * Tests that kube-controller-manager of a {@link KubeopOperatorTest} knows the

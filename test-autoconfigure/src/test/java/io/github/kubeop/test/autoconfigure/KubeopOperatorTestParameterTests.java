@@ -16,6 +16,7 @@
 
 package io.github.kubeop.test.autoconfigure;
 
+// tag::imports[]
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
@@ -28,6 +29,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+// end::imports[]
 
 /**
  * Tests that the parameters of a {@link KubeopOperatorTest}'s methods resolve without a

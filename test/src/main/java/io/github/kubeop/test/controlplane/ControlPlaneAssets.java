@@ -35,15 +35,17 @@ import java.util.function.UnaryOperator;
  * <li>{@code TEST_ASSET_KUBE_APISERVER} and {@code TEST_ASSET_ETCD};</li>
  * <li>the {@code KUBEBUILDER_ASSETS} directory;</li>
  * <li>setup-envtest's default directory, for the wanted Kubernetes minor version;</li>
- * <li>Kubeop's own cache of binaries built earlier;</li>
+ * <li>Kubeop's own cache of binaries built or fetched earlier;</li>
  * <li>a fresh build from the Go wrapper modules shipped in this jar, when {@code go} is
- * on the {@code PATH}.</li>
+ * on the {@code PATH};</li>
+ * <li>else the released binaries, fetched as setup-envtest fetches them and checked
+ * against their published checksums (see {@link ReleaseDownloads}).</li>
  * </ol>
  * The optional {@link Component components} are found the same way, by executable name
  * ({@code TEST_ASSET_KUBE_CONTROLLER_MANAGER}, {@code TEST_ASSET_KUBE_SCHEDULER},
- * {@code TEST_ASSET_KWOK}, then {@code KUBEBUILDER_ASSETS}, then the cache, then a
- * build), each only when a control plane needs it. The environment is passed in, so that
- * the order can be tested without touching the real one.
+ * {@code TEST_ASSET_KWOK}, then {@code KUBEBUILDER_ASSETS}, then the cache, then a build,
+ * then a download), each only when a control plane needs it. The environment is passed
+ * in, so that the order can be tested without touching the real one.
  *
  * @author Kubeop authors
  */
@@ -53,13 +55,17 @@ public final class ControlPlaneAssets {
 	 * The message given when no way to get a control plane exists on this machine.
 	 */
 	static final String NO_CONTROL_PLANE = """
-			No Kubernetes control plane is available for tests. Provide one of:
-			  1. kube-apiserver and etcd binaries: set KUBEBUILDER_ASSETS to their directory \
-			(or TEST_ASSET_KUBE_APISERVER and TEST_ASSET_ETCD), or install them with \
-			setup-envtest ('setup-envtest use %s');
-			  2. Go on the PATH: Kubeop then builds kube-apiserver %s and etcd from the official \
+			No Kubernetes control plane is available for tests: kube-apiserver and etcd were not found, \
+			Go is not on the PATH to build them, and fetching the released ones failed (%s). Ways out:
+			  1. Go 1.25+ on the PATH: Kubeop then builds kube-apiserver %s and etcd from the official \
 			Go modules once and caches them in %s;
-			  3. a Docker engine: set KUBEOP_TEST_CONTROL_PLANE=k3s to run the tests on K3s \
+			  2. KUBEBUILDER_ASSETS set to a directory with kube-apiserver and etcd (or \
+			TEST_ASSET_KUBE_APISERVER and TEST_ASSET_ETCD), installed for example with \
+			'setup-envtest use %s';
+			  3. the download: let this machine reach setup-envtest's index %s and the archive it \
+			names (or set KUBEOP_TEST_ENVTEST_INDEX_URL to a mirror of it); the binaries are checked \
+			against the published SHA-512 and cached in %s;
+			  4. a Docker engine: set KUBEOP_TEST_CONTROL_PLANE=k3s to run the tests on K3s \
 			through Testcontainers.""";
 
 	private final UnaryOperator<String> environment;
@@ -68,10 +74,13 @@ public final class ControlPlaneAssets {
 
 	private final Versions versions;
 
+	private final ReleaseDownloads downloads;
+
 	ControlPlaneAssets(UnaryOperator<String> environment, Path home, Versions versions) {
 		this.environment = environment;
 		this.home = home;
 		this.versions = versions;
+		this.downloads = new ReleaseDownloads(environment, versions, cacheDirectory().resolve("control-plane"));
 	}
 
 	/**
@@ -109,18 +118,28 @@ public final class ControlPlaneAssets {
 			return Optional.of(binaries);
 		}
 		return setupEnvtestDirectory().map((directory) -> ControlPlaneBinaries.in(directory, "setup-envtest"))
-			.or(() -> Optional.ofNullable(ControlPlaneBinaries.in(buildDirectory(), "Kubeop's cache")));
+			.or(() -> Optional.ofNullable(ControlPlaneBinaries.in(buildDirectory(), "Kubeop's cache")))
+			.or(this.downloads::findCore);
 	}
 
 	/**
-	 * Finds binaries or, failing that, builds them with Go.
+	 * Finds binaries or, failing that, builds them with Go or, without Go, fetches the
+	 * released ones.
 	 * @return the binaries
 	 * @throws NoControlPlaneException if no source can provide them
 	 */
 	public ControlPlaneBinaries resolve() {
 		return find().orElseGet(() -> {
-			Path go = goExecutable().orElseThrow(() -> new NoControlPlaneException(noControlPlaneMessage()));
-			return new GoControlPlaneBuilder(go, this.versions, sourceDirectory(), buildDirectory()).build();
+			Optional<Path> go = goExecutable();
+			if (go.isPresent()) {
+				return new GoControlPlaneBuilder(go.get(), this.versions, sourceDirectory(), buildDirectory()).build();
+			}
+			try {
+				return this.downloads.fetchCore();
+			}
+			catch (ReleaseDownloads.DownloadException ex) {
+				throw new NoControlPlaneException(noControlPlaneMessage(ex.getMessage()), ex);
+			}
 		});
 	}
 
@@ -148,10 +167,26 @@ public final class ControlPlaneAssets {
 		if (ControlPlaneBinaries.isExecutable(buildDirectory.resolve(component.executableName()))) {
 			return buildDirectory.resolve(component.executableName());
 		}
-		Path go = goExecutable().orElseThrow(() -> new ComponentUnavailableException(component, "it is not in "
-				+ buildDirectory + ", and Go is not on the PATH to build it (or set " + variable + ")"));
+		Optional<Path> fetched = this.downloads.find(component);
+		if (fetched.isPresent()) {
+			return fetched.get();
+		}
+		Optional<Path> go = goExecutable();
+		if (go.isEmpty()) {
+			try {
+				return this.downloads.fetch(component);
+			}
+			catch (ReleaseDownloads.DownloadException ex) {
+				throw new ComponentUnavailableException(component,
+						"it is not in " + buildDirectory + ", Go is not on the PATH to build it, and fetching the "
+								+ "released one failed (" + ex.getMessage() + "). Ways out: put Go 1.25+ on the PATH, "
+								+ "set " + variable + " or KUBEBUILDER_ASSETS, or let the download through",
+						ex);
+			}
+		}
 		try {
-			return new GoControlPlaneBuilder(go, this.versions, sourceDirectory(), buildDirectory).build(component);
+			return new GoControlPlaneBuilder(go.get(), this.versions, sourceDirectory(), buildDirectory)
+				.build(component);
 		}
 		catch (RuntimeException ex) {
 			throw new ComponentUnavailableException(component, "building it failed: " + ex.getMessage(), ex);
@@ -159,16 +194,17 @@ public final class ControlPlaneAssets {
 	}
 
 	/**
-	 * Returns whether a local control plane can be had here, by finding or building it.
+	 * Returns whether a local control plane can be had here without the network, by
+	 * finding or building it.
 	 * @return whether binaries exist or Go is on the PATH
 	 */
 	public boolean available() {
 		return find().isPresent() || goExecutable().isPresent();
 	}
 
-	String noControlPlaneMessage() {
-		return NO_CONTROL_PLANE.formatted(this.versions.kubernetesMinor() + ".x", this.versions.kubernetes(),
-				cacheDirectory());
+	String noControlPlaneMessage(String downloadFailure) {
+		return NO_CONTROL_PLANE.formatted(downloadFailure, this.versions.kubernetes(), cacheDirectory(),
+				this.versions.kubernetesMinor() + ".x", this.downloads.envtestIndex(), cacheDirectory());
 	}
 
 	Optional<Path> setupEnvtestDirectory() {

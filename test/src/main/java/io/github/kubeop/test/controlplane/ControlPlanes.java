@@ -66,10 +66,17 @@ public final class ControlPlanes {
 				if (assets.available()) {
 					yield LocalControlPlane.start(assets.resolve(), List.of(), components);
 				}
-				if (K3sControlPlane.isDockerAvailable()) {
-					yield K3sControlPlane.start();
+				ControlPlaneBinaries fetched;
+				try {
+					fetched = assets.resolve();
 				}
-				throw new NoControlPlaneException(assets.noControlPlaneMessage());
+				catch (NoControlPlaneException ex) {
+					if (K3sControlPlane.isDockerAvailable()) {
+						yield K3sControlPlane.start();
+					}
+					throw ex;
+				}
+				yield LocalControlPlane.start(fetched, List.of(), components);
 			}
 			default -> throw new IllegalArgumentException(
 					"KUBEOP_TEST_CONTROL_PLANE must be local, k3s or auto, but was '" + configuredKind() + "'");

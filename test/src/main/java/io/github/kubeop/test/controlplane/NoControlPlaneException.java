@@ -32,4 +32,13 @@ public class NoControlPlaneException extends IllegalStateException {
 		super(message);
 	}
 
+	/**
+	 * Creates a new instance.
+	 * @param message the message naming the ways to get a control plane
+	 * @param cause why the last way tried failed
+	 */
+	public NoControlPlaneException(String message, Throwable cause) {
+		super(message, cause);
+	}
+
 }

@@ -141,6 +141,7 @@ class ClusterComponentsTests {
 		return new V1ObjectMeta().name(name).ownerReferences(List.of(owner));
 	}
 
+	// tag::deployment[]
 	private static V1Deployment deployment(V1ObjectMeta metadata, int replicas) {
 		Map<String, String> labels = Map.of("app", metadata.getName());
 		return new V1Deployment().metadata(metadata)
@@ -153,6 +154,7 @@ class ClusterComponentsTests {
 						// server rejects for pods without a RuntimeClass
 						.overhead(null))));
 	}
+	// end::deployment[]
 
 	private static void assertNotFound(Read read) {
 		assertThatExceptionOfType(ApiException.class).isThrownBy(read::execute)

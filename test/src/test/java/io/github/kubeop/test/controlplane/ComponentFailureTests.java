@@ -74,14 +74,18 @@ class ComponentFailureTests {
 
 	@Test
 	void componentWithNeitherBinaryNorGoNamesTheWaysToProvideIt() {
+		// port 1 on loopback: nothing listens, as on a machine without the network
 		Map<String, String> environment = Map.of("PATH", this.temp.toString(), "KUBEOP_CACHE_DIR",
-				this.temp.resolve("cache").toString());
+				this.temp.resolve("cache").toString(), "KUBEOP_TEST_KUBERNETES_RELEASE_URL",
+				"http://127.0.0.1:1/release");
 		ControlPlaneAssets assets = new ControlPlaneAssets(environment::get, this.temp, Versions.load());
 		assertThatExceptionOfType(ComponentUnavailableException.class)
 			.isThrownBy(() -> assets.resolve(Component.CONTROLLER_MANAGER))
 			.withMessageContaining("kube-controller-manager")
 			.withMessageContaining("Go is not on the PATH")
-			.withMessageContaining("TEST_ASSET_KUBE_CONTROLLER_MANAGER");
+			.withMessageContaining("Could not reach http://127.0.0.1:1/release/")
+			.withMessageContaining("TEST_ASSET_KUBE_CONTROLLER_MANAGER")
+			.withMessageContaining("let the download through");
 	}
 
 	private static Path executable(Path path, String script) throws IOException {

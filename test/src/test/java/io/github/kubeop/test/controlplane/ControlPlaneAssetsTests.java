@@ -122,12 +122,15 @@ class ControlPlaneAssetsTests {
 	@Test
 	void withNoBinariesAndNoGoTheMessageNamesEveryWayToGetAControlPlane() {
 		this.environment.put("PATH", "/nonexistent");
+		// port 1 on loopback: nothing listens, as on a machine without the network
+		this.environment.put("KUBEOP_TEST_ENVTEST_INDEX_URL", "http://127.0.0.1:1/envtest-releases.yaml");
 		ControlPlaneAssets assets = assets();
 		assertThat(assets.available()).isFalse();
 		assertThatExceptionOfType(NoControlPlaneException.class).isThrownBy(assets::resolve)
 			.withMessageContaining("KUBEBUILDER_ASSETS")
 			.withMessageContaining("setup-envtest use 1.35.x")
-			.withMessageContaining("Go on the PATH")
+			.withMessageContaining("Go 1.25+ on the PATH")
+			.withMessageContaining("the download")
 			.withMessageContaining("Docker engine")
 			.withMessageContaining("KUBEOP_TEST_CONTROL_PLANE=k3s");
 	}

@@ -96,6 +96,11 @@ public final class OperatorClasses {
 				classNames = files.filter((file) -> file.toString().endsWith(".class"))
 					.map((file) -> className(classesDirectory.relativize(file)))
 					.filter((name) -> !name.endsWith("package-info") && !name.endsWith("module-info"))
+					// what Spring's AOT processing generated beside the application's
+					// classes
+					// (bean definitions, initializers) holds no resource, handler or
+					// webhook
+					.filter((name) -> !name.contains("__"))
 					.filter((name) -> packages.isEmpty()
 							|| packages.stream().anyMatch((prefix) -> name.startsWith(prefix + ".")))
 					.sorted()
@@ -181,7 +186,10 @@ public final class OperatorClasses {
 		try {
 			return WebhookAnnotationBeanPostProcessor.hasWebhookMethods(type);
 		}
-		catch (LinkageError ex) {
+		catch (LinkageError | IllegalStateException ex) {
+			// a class whose methods name types absent from the build's class path
+			// (Spring's
+			// introspection wraps the LinkageError) cannot be a webhook we need
 			return false;
 		}
 	}

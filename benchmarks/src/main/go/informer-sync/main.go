@@ -13,13 +13,13 @@
 // and the latency from write to handler call (the written-at annotation, microseconds since
 // the epoch) at p50 and p99 of the events seen after the first line.
 //
-// -mode replay: informs on the ConfigMaps of one namespace with a handler that only counts
+// -mode replay: informs on the ConfigMaps or Pods (-resource) of one namespace with a handler that only counts
 // updates; once synced it notes its CPU time (getrusage) and bytes allocated (MemStats
 // TotalAlloc), optionally starts a pprof CPU profile, and when the -events-th update is
 // handled (or -timeout passes) prints the wall-clock time of that call and what the
 // process spent since it synced.
 //
-// -mode encode-protobuf: reads a ConfigMapList as JSON (-in) and writes, into the directory
+// -mode encode-protobuf: reads a ConfigMapList or PodList (-resource) as JSON (-in) and writes, into the directory
 // -out, the list and watch events as the API server sends them in protobuf, for the replay
 // server: list.pb, modified.pb and added.pb (length-prefixed WatchEvent frames, one per
 // item, resourceVersion twenty zeros) and bookmark.pb (the initial-events-end bookmark).
@@ -73,11 +73,11 @@ func main() {
 	target := flag.Int64("events", 0, "replay: the updates to handle")
 	timeout := flag.Duration("timeout", 2*time.Minute, "replay: give up after this long")
 	cpuProfile := flag.String("cpuprofile", "", "replay: write a pprof CPU profile of the measured part")
-	in := flag.String("in", "", "encode-protobuf: the ConfigMapList as JSON")
+	in := flag.String("in", "", "encode-protobuf: the ConfigMapList or PodList as JSON")
 	out := flag.String("out", "", "encode-protobuf: the directory to write to")
 	flag.Parse()
 	if *mode == "encode-protobuf" {
-		encodeProtobuf(*in, *out)
+		encodeProtobuf(*in, *out, *resource)
 		return
 	}
 	config, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
@@ -105,7 +105,7 @@ func main() {
 		events(client, *namespace)
 		return
 	case "replay":
-		replay(client, *namespace, *target, *timeout, *cpuProfile)
+		replay(client, *namespace, *resource, *target, *timeout, *cpuProfile)
 		return
 	}
 	if *mode == "many" {
@@ -220,11 +220,20 @@ func events(client kubernetes.Interface, namespace string) {
 	emit(result)
 }
 
-func replay(client kubernetes.Interface, namespace string, target int64, timeout time.Duration, profile string) {
+func replay(client kubernetes.Interface, namespace string, resource string, target int64, timeout time.Duration,
+	profile string) {
 	var count atomic.Int64
 	done := make(chan time.Time, 1)
 	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(namespace))
-	informer := factory.Core().V1().ConfigMaps().Informer()
+	var informer cache.SharedIndexInformer
+	switch resource {
+	case "configmaps":
+		informer = factory.Core().V1().ConfigMaps().Informer()
+	case "pods":
+		informer = factory.Core().V1().Pods().Informer()
+	default:
+		fail(fmt.Errorf("unknown resource %q", resource))
+	}
 	_, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		UpdateFunc: func(_, _ interface{}) {
 			if count.Add(1) == target {
@@ -290,14 +299,39 @@ func totalAlloc() uint64 {
 // encodeProtobuf writes what the API server would send a protobuf client, with the
 // serializer the API server uses: the object in the "k8s\x00" envelope, and watch events
 // as length-prefixed WatchEvent frames whose object is that envelope.
-func encodeProtobuf(in string, out string) {
+func encodeProtobuf(in string, out string, resource string) {
 	data, err := os.ReadFile(in)
 	if err != nil {
 		fail(err)
 	}
-	var list corev1.ConfigMapList
-	if err := json.Unmarshal(data, &list); err != nil {
-		fail(err)
+	var list kruntime.Object
+	var items []kruntime.Object
+	var kind string
+	var bookmarkObject kruntime.Object
+	placeholder := strings.Repeat("0", 20)
+	bookmarkMeta := metav1.ObjectMeta{ResourceVersion: placeholder,
+		Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}}
+	switch resource {
+	case "configmaps":
+		var configMaps corev1.ConfigMapList
+		if err := json.Unmarshal(data, &configMaps); err != nil {
+			fail(err)
+		}
+		for i := range configMaps.Items {
+			items = append(items, configMaps.Items[i].DeepCopy())
+		}
+		list, kind, bookmarkObject = &configMaps, "ConfigMap", &corev1.ConfigMap{ObjectMeta: bookmarkMeta}
+	case "pods":
+		var pods corev1.PodList
+		if err := json.Unmarshal(data, &pods); err != nil {
+			fail(err)
+		}
+		for i := range pods.Items {
+			items = append(items, pods.Items[i].DeepCopy())
+		}
+		list, kind, bookmarkObject = &pods, "Pod", &corev1.Pod{ObjectMeta: bookmarkMeta}
+	default:
+		fail(fmt.Errorf("unknown resource %q", resource))
 	}
 	serializer := protobuf.NewSerializer(scheme.Scheme, scheme.Scheme)
 	encode := func(object kruntime.Object, kind string) []byte {
@@ -309,24 +343,25 @@ func encodeProtobuf(in string, out string) {
 		return buffer.Bytes()
 	}
 	frame := func(eventType string, object kruntime.Object) []byte {
-		event := metav1.WatchEvent{Type: eventType, Object: kruntime.RawExtension{Raw: encode(object, "ConfigMap")}}
+		event := metav1.WatchEvent{Type: eventType, Object: kruntime.RawExtension{Raw: encode(object, kind)}}
 		body, err := event.Marshal()
 		if err != nil {
 			fail(err)
 		}
 		return append(binary.BigEndian.AppendUint32(nil, uint32(len(body))), body...)
 	}
-	placeholder := strings.Repeat("0", 20)
 	var modified, added []byte
-	for i := range list.Items {
-		item := list.Items[i].DeepCopy()
-		item.ResourceVersion = placeholder
+	for _, item := range items {
+		accessor, err := meta.Accessor(item)
+		if err != nil {
+			fail(err)
+		}
+		accessor.SetResourceVersion(placeholder)
 		modified = append(modified, frame("MODIFIED", item)...)
 		added = append(added, frame("ADDED", item)...)
 	}
-	bookmark := frame("BOOKMARK", &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{ResourceVersion: placeholder,
-		Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}}})
-	files := map[string][]byte{"list.pb": encode(&list, "ConfigMapList"), "modified.pb": modified, "added.pb": added,
+	bookmark := frame("BOOKMARK", bookmarkObject)
+	files := map[string][]byte{"list.pb": encode(list, kind+"List"), "modified.pb": modified, "added.pb": added,
 		"bookmark.pb": bookmark}
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(out, name), content, 0o644); err != nil {

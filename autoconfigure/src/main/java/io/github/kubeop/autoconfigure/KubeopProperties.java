@@ -55,6 +55,8 @@ public class KubeopProperties {
 
 	private final Events events = new Events();
 
+	private final Webhooks webhooks = new Webhooks();
+
 	public Client getClient() {
 		return this.client;
 	}
@@ -81,6 +83,118 @@ public class KubeopProperties {
 
 	public Events getEvents() {
 		return this.events;
+	}
+
+	public Webhooks getWebhooks() {
+		return this.webhooks;
+	}
+
+	/**
+	 * Admission and conversion webhooks, served over TLS on a port of their own by the
+	 * application's servlet web server.
+	 */
+	public static final class Webhooks {
+
+		/**
+		 * Whether to serve the application's webhook methods and version converters.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Port of the TLS connector that serves the webhooks (controller-runtime's 9443
+		 * by default); 0 for a free port.
+		 */
+		private int port = 9443;
+
+		/**
+		 * Address the webhook connector binds to; all addresses when unset.
+		 */
+		private String address;
+
+		/**
+		 * Directory with the serving certificate and key as tls.crt and tls.key (the
+		 * Secret cert-manager issues, mounted as controller-runtime's
+		 * /tmp/k8s-webhook-server/serving-certs). When unset, a certificate authority and
+		 * a serving certificate for the loopback names are made at startup.
+		 */
+		private String certificateDirectory;
+
+		private final Local local = new Local();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getPort() {
+			return this.port;
+		}
+
+		public void setPort(int port) {
+			this.port = port;
+		}
+
+		public String getAddress() {
+			return this.address;
+		}
+
+		public void setAddress(String address) {
+			this.address = address;
+		}
+
+		public String getCertificateDirectory() {
+			return this.certificateDirectory;
+		}
+
+		public void setCertificateDirectory(String certificateDirectory) {
+			this.certificateDirectory = certificateDirectory;
+		}
+
+		public Local getLocal() {
+			return this.local;
+		}
+
+		/**
+		 * Registration of the webhooks with the API server at startup, for local runs and
+		 * tests.
+		 */
+		public static final class Local {
+
+			/**
+			 * Whether to register the webhook configurations (and the conversion of
+			 * CustomResourceDefinitions with converters) with the API server at startup,
+			 * with a loopback URL and the CA of the certificate made at startup, and to
+			 * remove them at shutdown. For local runs and tests; in a cluster the
+			 * configurations generated at build time are applied instead.
+			 */
+			private boolean register;
+
+			/**
+			 * Loopback address the API server calls the webhooks on.
+			 */
+			private String host = "127.0.0.1";
+
+			public boolean isRegister() {
+				return this.register;
+			}
+
+			public void setRegister(boolean register) {
+				this.register = register;
+			}
+
+			public String getHost() {
+				return this.host;
+			}
+
+			public void setHost(String host) {
+				this.host = host;
+			}
+
+		}
+
 	}
 
 	/**

@@ -90,6 +90,9 @@ final class CallTimeout {
 		});
 		// calls mostly end in time: their cancelled clocks must not pile up
 		timer.setRemoveOnCancelPolicy(true);
+		// no thread is left behind once no call runs, after a shutdown in particular
+		timer.setKeepAliveTime(1, TimeUnit.SECONDS);
+		timer.allowCoreThreadTimeOut(true);
 		return timer;
 	}
 

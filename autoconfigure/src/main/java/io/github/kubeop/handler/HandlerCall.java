@@ -177,6 +177,20 @@ public final class HandlerCall {
 	 * @param written the object as the API server answered the write
 	 */
 	public void wrote(InformerRegistry informers, ResourceKind resource, KubernetesObject written) {
+		wrote(informers, resource, written, true);
+	}
+
+	/**
+	 * Records that this call wrote an object, or found it already as it would have
+	 * written it: the next call for this key waits for that state either way, but only a
+	 * state a request made is the call's own write (see {@link OwnWrites}).
+	 * @param informers the informers
+	 * @param resource the written object's resource
+	 * @param written the object as the API server answered the write, or the live object
+	 * that made the write unnecessary
+	 * @param sent whether a request made that state
+	 */
+	public void wrote(InformerRegistry informers, ResourceKind resource, KubernetesObject written, boolean sent) {
 		V1ObjectMeta metadata = written.getMetadata();
 		if (metadata == null || metadata.getResourceVersion() == null) {
 			return;
@@ -184,7 +198,7 @@ public final class HandlerCall {
 		for (ResourceInformer<?> informer : informers.informers()) {
 			if (InformerView.of(informer, resource, metadata.getNamespace(),
 					metadata.getLabels()) == InformerView.CACHED) {
-				wrote(informer, written);
+				wrote(informer, written, sent);
 			}
 		}
 	}
@@ -195,12 +209,18 @@ public final class HandlerCall {
 	 * @param written the object as the API server answered the write
 	 */
 	void wrote(ResourceInformer<?> informer, KubernetesObject written) {
+		wrote(informer, written, true);
+	}
+
+	private void wrote(ResourceInformer<?> informer, KubernetesObject written, boolean sent) {
 		V1ObjectMeta metadata = written.getMetadata();
 		if (metadata != null && metadata.getResourceVersion() != null) {
 			Write write = new Write(informer, ResourceInformer.key(written), metadata.getNamespace(),
 					metadata.getResourceVersion());
 			this.writes.put(write.id(), write);
-			this.ownWrites.add(OwnWrites.Write.of(informer, write.objectKey(), write.resourceVersion()));
+			if (sent) {
+				this.ownWrites.add(OwnWrites.Write.of(informer, write.objectKey(), write.resourceVersion()));
+			}
 		}
 	}
 

@@ -467,8 +467,8 @@ final class ModelDecoder<T extends KubernetesObject> {
 			}
 			String value = in.nextString();
 			// a number read as a string is not pooled, as in a tree
-			return (token == JsonToken.STRING && value.length() <= StringDeduplication.MAX_LENGTH) ? value.intern()
-					: value;
+			return (token == JsonToken.STRING && value.length() <= StringDeduplication.MAX_LENGTH)
+					? StringPool.pooled(value) : value;
 		}
 
 	}

@@ -54,11 +54,6 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 	 */
 	private final Function<? super K, String> lanes;
 
-	/**
-	 * The lanes of the dirty items, with lanes.
-	 */
-	private final Map<K, String> laneOf = new HashMap<>();
-
 	private final Map<K, Long> addedAt = new HashMap<>();
 
 	private final String name;
@@ -91,8 +86,10 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 	 * @param name the queue name, for threads and metrics
 	 * @param metrics told what the queue does
 	 * @param ticker the time source
-	 * @param lanes the lane of an item, or {@code null} for one lane; called outside the
-	 * queue's lock, never with it held
+	 * @param lanes the lane of an item, or {@code null} for one lane; called with the
+	 * queue's lock held when an item is placed, so it must not call back into the queue
+	 * nor wait on anything that holds the queue's lock (reading an informer's cache is
+	 * fine)
 	 */
 	public DefaultWorkQueue(String name, QueueMetrics metrics, Ticker ticker, Function<? super K, String> lanes) {
 		this.queue = new WaitingItems<>(lanes != null);
@@ -126,8 +123,6 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 
 	@Override
 	public void add(K item, int priority) {
-		// the lane is found before the lock: finding it may read a cache
-		String lane = lane(item);
 		this.lock.lock();
 		try {
 			if (this.shuttingDown) {
@@ -140,9 +135,6 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 				}
 				return;
 			}
-			if (lane != null) {
-				this.laneOf.put(item, lane);
-			}
 			if (this.timed) {
 				this.metrics.added(priority);
 				this.addedAt.putIfAbsent(item, this.ticker.nanoTime());
@@ -150,7 +142,7 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 			if (this.processing.containsKey(item)) {
 				return;
 			}
-			this.queue.push(item, priority, lane);
+			this.queue.push(item, priority, lane(item));
 			this.changed.signal();
 		}
 		finally {
@@ -166,13 +158,22 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 		return (lane != null) ? lane : "";
 	}
 
+	/**
+	 * Whether an item waits at a priority now: a place of a raised item is skipped unless
+	 * it waits at that place's priority again.
+	 */
+	private boolean waitsAt(K item, int priority) {
+		Integer waiting = this.dirty.get(item);
+		return waiting != null && waiting == priority && !this.processing.containsKey(item);
+	}
+
 	private void raise(K item, int from, int to) {
 		this.dirty.put(item, to);
 		if (this.timed) {
 			this.metrics.raised(from, to);
 		}
 		if (!this.processing.containsKey(item)) {
-			this.queue.raise(item, from, to, this.laneOf.get(item));
+			this.queue.raise(item, to, lane(item));
 		}
 	}
 
@@ -183,14 +184,11 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 			while (this.queue.size() == 0 && !this.shuttingDown) {
 				this.changed.await();
 			}
-			K item = this.queue.poll();
+			K item = this.queue.poll(this::waitsAt);
 			if (item == null) {
 				return null;
 			}
 			int priority = this.dirty.remove(item);
-			if (this.lanes != null) {
-				this.laneOf.remove(item);
-			}
 			long now = 0;
 			if (this.timed) {
 				now = this.ticker.nanoTime();
@@ -215,7 +213,7 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 			}
 			Integer priority = this.dirty.get(item);
 			if (priority != null) {
-				this.queue.push(item, priority, this.laneOf.get(item));
+				this.queue.push(item, priority, lane(item));
 				this.changed.signal();
 			}
 			else if (this.processing.isEmpty()) {

@@ -17,11 +17,10 @@
 package io.github.kubeop.queue;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.function.BiPredicate;
 
 /**
  * The items of a {@link DefaultWorkQueue} that wait for a worker, by priority and, with
@@ -31,33 +30,46 @@ import java.util.TreeMap;
  * lane's one item by at most one item per worker.
  * <p>
  * An item whose priority is raised is placed again at the higher priority; its earlier
- * place is left where it is and skipped when reached (a place is cheap, a search through
- * a long lane is not). Not thread-safe: the queue calls it under its lock.
+ * place is left where it is (a place is cheap, a search through a long lane is not) and
+ * skipped when reached, unless the item waits at that priority again by then, in which
+ * case it is taken there, no later than its new place. Not thread-safe: the queue calls
+ * it under its lock.
  *
  * @param <K> the item type
  * @author Kubeop authors
  */
 final class WaitingItems<K> {
 
+	@SuppressWarnings("rawtypes")
+	private static final Level[] NO_LEVELS = {};
+
 	/**
 	 * Whether items take turns by lane.
 	 */
 	private final boolean fair;
 
-	private final TreeMap<Integer, Level<K>> levels = new TreeMap<>();
-
 	/**
-	 * The places left behind by raised items, by item: the priorities they were at. Empty
-	 * unless priorities were raised, so the common path pays one {@code isEmpty()}.
+	 * The levels, highest priority first; a level stays once created (there are as many
+	 * as priorities used, a handful).
 	 */
-	private final Map<K, List<Integer>> leftBehind = new HashMap<>();
+	@SuppressWarnings("unchecked")
+	private Level<K>[] levels = NO_LEVELS;
 
 	/**
 	 * The level of {@link Priority#NORMAL}, kept at hand: most items go there.
 	 */
 	private Level<K> normal;
 
+	/**
+	 * Items waiting.
+	 */
 	private int size;
+
+	/**
+	 * Places held, the places left behind by raised items included: when equal to
+	 * {@link #size}, no place needs checking.
+	 */
+	private int places;
 
 	WaitingItems(boolean fair) {
 		this.fair = fair;
@@ -72,38 +84,40 @@ final class WaitingItems<K> {
 	void push(K item, int priority, String lane) {
 		level(priority).push(item, lane);
 		this.size++;
+		this.places++;
 	}
 
 	/**
 	 * Places a waiting item again at a higher priority.
 	 * @param item the item
-	 * @param from the priority it waits at
 	 * @param to the higher priority
 	 * @param lane its lane, ignored without fairness
 	 */
-	void raise(K item, int from, int to, String lane) {
-		this.leftBehind.computeIfAbsent(item, (k) -> new ArrayList<>(1)).add(from);
+	void raise(K item, int to, String lane) {
 		level(to).push(item, lane);
+		this.places++;
 	}
 
 	/**
 	 * Takes the next item: the highest priority's, the next lane's turn.
+	 * @param waitsAt whether an item waits at a priority now; asked only for items that
+	 * may have been raised since they were placed
 	 * @return the item, or {@code null} if none waits
 	 */
-	K poll() {
+	K poll(BiPredicate<K, Integer> waitsAt) {
 		while (this.size > 0) {
-			Map.Entry<Integer, Level<K>> highest = this.levels.lastEntry();
-			Level<K> level = highest.getValue();
-			K item = level.poll();
-			if (level.isEmpty()) {
-				this.levels.remove(highest.getKey());
-				if (level == this.normal) {
-					this.normal = null;
+			for (Level<K> level : this.levels) {
+				if (level.isEmpty()) {
+					continue;
 				}
-			}
-			if (!wasLeftBehind(item, level.priority)) {
-				this.size--;
-				return item;
+				K item = level.poll();
+				this.places--;
+				if (this.places + 1 == this.size || waitsAt.test(item, level.priority)) {
+					this.size--;
+					return item;
+				}
+				// a place left behind by a raise
+				break;
 			}
 		}
 		return null;
@@ -117,35 +131,20 @@ final class WaitingItems<K> {
 		return this.size;
 	}
 
-	/**
-	 * Drops every waiting item.
-	 */
-	void clear() {
-		this.levels.clear();
-		this.leftBehind.clear();
-		this.normal = null;
-		this.size = 0;
-	}
-
-	private boolean wasLeftBehind(K item, int priority) {
-		if (this.leftBehind.isEmpty()) {
-			return false;
-		}
-		List<Integer> places = this.leftBehind.get(item);
-		if (places == null || !places.remove((Integer) priority)) {
-			return false;
-		}
-		if (places.isEmpty()) {
-			this.leftBehind.remove(item);
-		}
-		return true;
-	}
-
 	private Level<K> level(int priority) {
 		if (priority == Priority.NORMAL && this.normal != null) {
 			return this.normal;
 		}
-		Level<K> level = this.levels.computeIfAbsent(priority, (p) -> new Level<>(p, this.fair));
+		for (Level<K> level : this.levels) {
+			if (level.priority == priority) {
+				return level;
+			}
+		}
+		Level<K> level = new Level<>(priority, this.fair);
+		Level<K>[] levels = Arrays.copyOf(this.levels, this.levels.length + 1);
+		levels[levels.length - 1] = level;
+		Arrays.sort(levels, (a, b) -> Integer.compare(b.priority, a.priority));
+		this.levels = levels;
 		if (priority == Priority.NORMAL) {
 			this.normal = level;
 		}
@@ -192,6 +191,9 @@ final class WaitingItems<K> {
 				this.lanes.put(lane, items);
 				this.turns.addLast(lane);
 			}
+			else if (items.isEmpty()) {
+				this.turns.addLast(lane);
+			}
 			items.addLast(item);
 		}
 
@@ -203,9 +205,11 @@ final class WaitingItems<K> {
 			ArrayDeque<K> items = this.lanes.get(lane);
 			K item = items.pollFirst();
 			if (items.isEmpty()) {
-				// a lane without items is forgotten, so that lanes (namespaces) that come
-				// and go hold no memory
-				this.lanes.remove(lane);
+				// an empty lane is forgotten once it grows many, so that lanes
+				// (namespaces) that come and go hold no memory
+				if (this.lanes.size() > 64) {
+					this.lanes.remove(lane);
+				}
 			}
 			else {
 				this.turns.addLast(lane);

@@ -294,7 +294,7 @@ public class KubernetesTemplate {
 		}
 		T unchanged = unchangedLiveObject(kind, metadata, body, desired);
 		if (unchanged != null) {
-			return written(kind, unchanged, appliedState(body));
+			return written(kind, unchanged, appliedState(body), false, false);
 		}
 		String answer = send(kind, metadata, "", "PATCH", applyQuery(options),
 				RequestBody.create(body.toString(), APPLY_PATCH));
@@ -1106,6 +1106,14 @@ public class KubernetesTemplate {
 	}
 
 	private <T> T written(ResourceKind kind, T answer, String appliedState, boolean status) {
+		return written(kind, answer, appliedState, status, true);
+	}
+
+	/**
+	 * @param sent whether a request made the state: an apply that sent nothing returns
+	 * the live state, which may hold someone else's change, never a write of the call's
+	 */
+	private <T> T written(ResourceKind kind, T answer, String appliedState, boolean status, boolean sent) {
 		if (answer instanceof KubernetesObject object && object.getMetadata() != null) {
 			warnIfNoInformerCaches(kind, object);
 			if (status) {
@@ -1118,7 +1126,7 @@ public class KubernetesTemplate {
 			}
 			HandlerCall call = HandlerCall.current();
 			if (call != null) {
-				call.wrote(this.informers, kind, object);
+				call.wrote(this.informers, kind, object, sent);
 			}
 		}
 		return answer;
@@ -1150,17 +1158,41 @@ public class KubernetesTemplate {
 		else {
 			live = read(kind, metadata);
 		}
+		boolean managedFieldsKept = !cached.answered();
 		if (live == null || !live.has("metadata")) {
 			return null;
 		}
 		String uid = string(live.getAsJsonObject("metadata"), "uid");
-		if (!this.writtenObjects.lastApplied(kind, key, uid, state)
+		if (!this.writtenObjects.lastApplied(kind, key, uid, state) || !appliedByThisManager(live, managedFieldsKept)
 				|| !LiveComparison.hasDesiredState(live, JsonParser.parseString(state))) {
 			return null;
 		}
 		logRequest("PATCH", kind, metadata, "", "none (unchanged, not sent)");
 		this.listener.unchanged(kind, "apply");
 		return decode(live.toString(), desired);
+	}
+
+	/**
+	 * Whether the live object's {@code managedFields} still name this field manager's
+	 * apply: fields it no longer owns (its entry removed, by a reset of
+	 * {@code managedFields} say) would not be repaired by a skipped apply. An object read
+	 * from the API server always carries them; one from a cache may not (they are
+	 * stripped by default), and then the memory of the last apply decides alone.
+	 * @param managedFieldsKept whether the object was read with its managedFields
+	 */
+	private boolean appliedByThisManager(JsonObject live, boolean managedFieldsKept) {
+		JsonElement managedFields = live.getAsJsonObject("metadata").get("managedFields");
+		if (!(managedFields instanceof JsonArray entries) || entries.isEmpty()) {
+			return !managedFieldsKept;
+		}
+		for (JsonElement entry : entries) {
+			if (entry instanceof JsonObject fields && this.fieldManager.equals(string(fields, "manager"))
+					&& "Apply".equals(string(fields, "operation"))
+					&& (string(fields, "subresource") == null || string(fields, "subresource").isEmpty())) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**

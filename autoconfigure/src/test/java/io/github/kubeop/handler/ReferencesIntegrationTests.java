@@ -106,8 +106,11 @@ class ReferencesIntegrationTests {
 			assertThat(context).hasNotFailed();
 			createDeployment(namespace, "web", "creds");
 			createDeployment(namespace, "api", "api-creds");
-			createSecret(namespace, "api-creds", Map.of());
 			await().atMost(TIMEOUT).until(() -> handler.adds.containsAll(Set.of("web", "api")));
+			// after api's add: a Secret seen while api's add waits would be part of that
+			// call, not a call of its own
+			createSecret(namespace, "api-creds", Map.of());
+			await().atMost(TIMEOUT).until(() -> handler.references("api") == 1);
 			// created after the Deployment that references it
 			createSecret(namespace, "creds", Map.of());
 			await().atMost(TIMEOUT).until(() -> handler.references("web") == 1);

@@ -140,6 +140,21 @@ class NoWastedWritesIntegrationTests {
 	}
 
 	@Test
+	void applyIsSentWhenTheLiveObjectNoLongerNamesThisManagersApply(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		ApiClient client = controlPlane.apiClient();
+		KubernetesTemplate template = new KubernetesTemplate(client, new InformerRegistry(client), "operator", true);
+		KubernetesTemplate other = new KubernetesTemplate(client, new InformerRegistry(client), "other", true);
+		template.apply(limits(namespace, "reset", "1", Map.of("tier", "gold")));
+		// managedFields reset: every value is still there, but nobody owns it
+		other.patch(V1LimitRange.class, namespace.name(), "reset",
+				Patch.merge("{\"metadata\": {\"managedFields\": [{}]}}"));
+		long writes = writes(client);
+		template.apply(limits(namespace, "reset", "1", Map.of("tier", "gold")));
+		assertThat(writes(client)).isEqualTo(writes + 1);
+	}
+
+	@Test
 	void steadyStateReconcileMakesNoRequestAndRealChangesAreWritten(ControlPlane controlPlane,
 			TestNamespace namespace) {
 		CoreV1Api api = new CoreV1Api(controlPlane.apiClient());

@@ -626,8 +626,14 @@ public final class BenchmarkReport {
 		Map<String, String> environment = results.environment();
 		List<Results.Row> rows = rows(results, workload);
 		String events = rows.isEmpty() ? "" : count(rows.get(0));
+		boolean pods = workload.contains("Pods");
+		String objects = pods ? environment.getOrDefault("replayPods", "")
+			.replaceAll("^.* MODIFIED events of (\\d+ Pods) per sample \\((\\d+ bytes) of JSON each.*$",
+					"$1 ($2 of JSON each on average, with status, conditions, containers, resources, volumes and "
+							+ "managedFields, as the real API server wrote them)")
+				: "200 ConfigMaps";
 		this.out
-			.append("Each sample is a fresh process that informs on 200 ConfigMaps served by the replay server, "
+			.append("Each sample is a fresh process that informs on " + objects + " served by the replay server, "
 					+ "which then streams " + events + " MODIFIED events as fast as the client reads them, in the wire "
 					+ "format the client asks for. The same probe for every contender: a handler that only counts "
 					+ "updates; events per second are the events over the time from the first event's first byte "
@@ -640,6 +646,9 @@ public final class BenchmarkReport {
 					+ "collecting, where client-go's default (GOGC=100) collects each time its small live heap "
 					+ "doubles. A pprof CPU profile of each client-go row is written beside the results, its top 20 "
 					+ "as text.\n\n");
+		if (environment.containsKey("replayRun")) {
+			this.out.append("These replay rows: ").append(environment.get("replayRun")).append(".\n\n");
+		}
 		this.out.append(".").append(workload).append('\n');
 		this.out.append("[cols=\"3,2,2,2,2,2,2,2\"]\n|===\n")
 			.append("|Contender |Watch served as |Events per second |Kubeop / contender |CPU per event (µs) ")
@@ -655,11 +664,15 @@ public final class BenchmarkReport {
 				.append(" |")
 				.append(completed ? summary(row.metric("eventsPerSecond")) : "did not handle every event")
 				.append(" |")
-				.append(completed ? ratio(kubeop, row, "eventsPerSecond", "replayed events per second") : "")
+				.append(completed
+						? ratio(kubeop, row, "eventsPerSecond", "replayed events per second" + (pods ? " (Pods)" : ""))
+						: "")
 				.append(" |")
 				.append(completed ? summary(row.metric("cpuMicrosPerEvent")) : "")
 				.append(" |")
-				.append(completed ? ratio(kubeop, row, "cpuMicrosPerEvent", "replay CPU time per event") : "")
+				.append(completed
+						? ratio(kubeop, row, "cpuMicrosPerEvent", "replay CPU time per event" + (pods ? " (Pods)" : ""))
+						: "")
 				.append(" |")
 				.append(completed ? summary(row.metric("allocatedBytesPerEvent").stream().map((b) -> b / 1024).toList())
 						: "")
@@ -667,7 +680,7 @@ public final class BenchmarkReport {
 				.append(completed ? summary(row.metric("allocationMiBPerSecond")) : "")
 				.append('\n');
 			if (completed) {
-				chart.bar("replay", row.contender(), Results.median(row.metric("eventsPerSecond")));
+				chart.bar(pods ? "Pods" : "ConfigMaps", row.contender(), Results.median(row.metric("eventsPerSecond")));
 			}
 		}
 		this.out.append("|===\n\n");

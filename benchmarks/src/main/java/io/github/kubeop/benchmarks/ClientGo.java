@@ -161,7 +161,8 @@ final class ClientGo {
 	 * since its informer synced.
 	 * @param binary the program
 	 * @param kubeconfig the kubeconfig file
-	 * @param namespace the namespace of the ConfigMaps
+	 * @param namespace the namespace of the objects
+	 * @param resource the objects, {@code configmaps} or {@code pods}
 	 * @param events the updates to wait for
 	 * @param timeout how long to wait for them
 	 * @param json whether the client asks for JSON only, rather than client-go's default
@@ -172,11 +173,11 @@ final class ClientGo {
 	 * @return the process
 	 * @throws IOException if it cannot be started
 	 */
-	static Process replay(Path binary, Path kubeconfig, String namespace, long events, Duration timeout, boolean json,
-			String memoryLimit, Path cpuProfile) throws IOException {
-		List<String> command = new ArrayList<>(
-				List.of(binary.toString(), "-kubeconfig", kubeconfig.toString(), "-namespace", namespace, "-mode",
-						"replay", "-events", Long.toString(events), "-timeout", timeout.toSeconds() + "s"));
+	static Process replay(Path binary, Path kubeconfig, String namespace, String resource, long events,
+			Duration timeout, boolean json, String memoryLimit, Path cpuProfile) throws IOException {
+		List<String> command = new ArrayList<>(List.of(binary.toString(), "-kubeconfig", kubeconfig.toString(),
+				"-namespace", namespace, "-resource", resource, "-mode", "replay", "-events", Long.toString(events),
+				"-timeout", timeout.toSeconds() + "s"));
 		if (json) {
 			command.addAll(List.of("-content-type", "json"));
 		}

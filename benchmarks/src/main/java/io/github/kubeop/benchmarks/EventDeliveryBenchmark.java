@@ -57,6 +57,7 @@ import io.github.kubeop.queue.DefaultRateLimitingQueue;
 import io.github.kubeop.queue.RateLimiters;
 import io.github.kubeop.test.controlplane.ControlPlaneAssets;
 import io.github.kubeop.test.controlplane.LocalControlPlane;
+import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
@@ -66,6 +67,8 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
@@ -82,19 +85,24 @@ import io.kubernetes.client.util.generic.GenericKubernetesApi;
  * that time to its call, and the events per second it saw.</li>
  * <li>Replay, against {@link ReplayServer}, which plays back a recorded list and then
  * streams a fixed number of MODIFIED events at line rate, in the wire format each client
- * asks for, so that the client's own limit shows. The same probe for every contender: a
- * handler that only counts updates; the rate is the events over the time from the first
- * event's first byte served to the last event handled. The contender's process also
- * reports the CPU time it spent and the bytes it allocated from its sync to its last
- * event.</li>
+ * asks for, so that the client's own limit shows: once for small ConfigMaps
+ * (decode-light) and once for realistic Pods (decode-heavy: about 15 KB of JSON each,
+ * with status, conditions, containers, resources, volumes and managedFields, as the real
+ * API server wrote them). The same probe for every contender: a handler that only counts
+ * updates; the rate is the events over the time from the first event's first byte served
+ * to the last event handled. The contender's process also reports the CPU time it spent
+ * and the bytes it allocated from its sync to its last event.</li>
  * </ol>
  * The samples go to {@code benchmarks/results/events.json}, with a pprof CPU profile of
  * each client-go replay (its top 20 as text) beside them.
  * <p>
  * Usage: {@code EventDeliveryBenchmark [repetitions] [seconds per rate] [replayed events]
  * [rate...]}; a rate of 0 means as fast as the API server takes writes. The system
- * property {@code contenders} (comma-separated) limits the run to some contenders, and
- * {@code parts} ({@code latency}, {@code replay} or both, the default) to some parts.
+ * property {@code contenders} (comma-separated) limits the run to some contenders,
+ * {@code parts} ({@code latency}, {@code replay} or both, the default) to some parts, and
+ * {@code replays} ({@code configmaps}, {@code pods} or both, the default) to some
+ * replays; the Pod replay streams a fifth of the events unless {@code podEvents} says how
+ * many.
  *
  * @author Kubeop authors
  */
@@ -115,6 +123,8 @@ public final class EventDeliveryBenchmark {
 	private static final String LATENCY_WORKLOAD = "Write to handler, real API server";
 
 	private static final String REPLAY_WORKLOAD = "Replay server";
+
+	private static final String POD_REPLAY_WORKLOAD = "Replay server, Pods";
 
 	static final String CLIENT_GO_JSON = "client-go, JSON";
 
@@ -141,7 +151,7 @@ public final class EventDeliveryBenchmark {
 			return;
 		}
 		if (args.length > 0 && args[0].equals(REPLAY_CLIENT)) {
-			replayClient(args[1], Path.of(args[2]), Long.parseLong(args[3]));
+			replayClient(args[1], args[2], Path.of(args[3]), Long.parseLong(args[4]));
 			return;
 		}
 		int repetitions = (args.length > 0) ? Integer.parseInt(args[0]) : 3;
@@ -158,7 +168,11 @@ public final class EventDeliveryBenchmark {
 		Path clientGo = ClientGo.build();
 		List<String> only = List.of(System.getProperty("contenders", "").split(","));
 		List<String> parts = List.of(System.getProperty("parts", "latency,replay").split(","));
-		String recordedList;
+		List<String> replays = List.of(System.getProperty("replays", "configmaps,pods").split(","));
+		// a Pod costs the slowest contenders about ten times a ConfigMap: a fifth of the
+		// events keeps each of them within the replay's timeout
+		long podEvents = Long.getLong("podEvents", Math.max(1, replayedEvents / 5));
+		Map<String, String> recordedLists = new LinkedHashMap<>();
 		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve())) {
 			ApiClient client = controlPlane.apiClient();
 			populate(client);
@@ -175,30 +189,46 @@ public final class EventDeliveryBenchmark {
 			try (okhttp3.Response response = new CoreV1Api(client).listNamespacedConfigMap(NAMESPACE)
 				.buildCall(null)
 				.execute()) {
-				recordedList = response.body().string();
+				recordedLists.put("configmaps", response.body().string());
+			}
+			if (parts.contains("replay") && replays.contains("pods")) {
+				populatePods(client);
+				try (okhttp3.Response response = new CoreV1Api(client).listNamespacedPod(NAMESPACE)
+					.buildCall(null)
+					.execute()) {
+					recordedLists.put("pods", response.body().string());
+				}
 			}
 		}
 		results.environment()
 			.put("eventsWorkload", "writers with their own ApiClient in the harness's JVM, each contender in a "
 					+ "process of its own, contender order rotated between repetitions");
-		try (ReplayServer server = ReplayServer.start(NAMESPACE, JsonParser.parseString(recordedList).getAsJsonObject(),
-				clientGo)) {
-			Path directory = Files.createTempDirectory("replay");
-			Path kubeconfig = server.writeKubeconfig(directory);
-			List<String> contenders = select(REPLAY_CONTENDERS, only, clientGo);
-			for (int repetition = 0; repetition < (parts.contains("replay") ? repetitions : 0); repetition++) {
-				List<String> order = new ArrayList<>(contenders);
-				Collections.rotate(order, -repetition);
-				for (String contender : order) {
-					boolean lastRepetition = repetition == repetitions - 1;
-					replay(results, contender, server, kubeconfig, replayedEvents, clientGo, lastRepetition);
+		for (String plural : parts.contains("replay") ? replays : List.<String>of()) {
+			boolean pods = plural.equals("pods");
+			String kind = pods ? "Pod" : "ConfigMap";
+			String workload = pods ? POD_REPLAY_WORKLOAD : REPLAY_WORKLOAD;
+			JsonObject recordedList = JsonParser.parseString(recordedLists.get(plural)).getAsJsonObject();
+			try (ReplayServer server = ReplayServer.start(NAMESPACE, plural, kind, recordedList, clientGo)) {
+				Path directory = Files.createTempDirectory("replay");
+				Path kubeconfig = server.writeKubeconfig(directory);
+				List<String> contenders = select(REPLAY_CONTENDERS, only, clientGo);
+				for (int repetition = 0; repetition < repetitions; repetition++) {
+					List<String> order = new ArrayList<>(contenders);
+					Collections.rotate(order, -repetition);
+					for (String contender : order) {
+						boolean lastRepetition = repetition == repetitions - 1;
+						replay(results, workload, plural, contender, server, kubeconfig,
+								pods ? podEvents : replayedEvents, clientGo, lastRepetition);
+					}
 				}
+				results.environment()
+					.put(pods ? "replayPods" : "replay", (pods ? podEvents : replayedEvents) + " MODIFIED events of "
+							+ recordedList.getAsJsonArray("items").size() + " " + kind + "s per sample ("
+							+ averageSize(recordedList) + " bytes of JSON each, as the API server wrote them); "
+							+ "JSON, or protobuf to a client that asks for it; fabric8 watches "
+							+ "over a WebSocket, its default, answered with 101 and one event per text message");
+				results.environment().put("clientGoTuned", "GOGC=off GOMEMLIMIT=" + goMemoryLimit());
 			}
-			results.environment()
-				.put("replay", replayedEvents + " MODIFIED events of " + OBJECTS
-						+ " ConfigMaps per sample; JSON, or protobuf to a client that asks for it; fabric8 watches "
-						+ "over a WebSocket, its default, answered with 101 and one event per text message");
-			results.environment().put("clientGoTuned", "GOGC=off GOMEMLIMIT=" + goMemoryLimit());
 		}
 		results.write(Path.of("benchmarks", "results"));
 	}
@@ -249,27 +279,27 @@ public final class EventDeliveryBenchmark {
 	 * One replay sample: arms the server, runs the contender until it has handled every
 	 * event, and records its rate, CPU time and allocation per event.
 	 */
-	private static void replay(Results results, String contender, ReplayServer server, Path kubeconfig, long events,
-			Path clientGo, boolean profile) throws Exception {
+	private static void replay(Results results, String workload, String plural, String contender, ReplayServer server,
+			Path kubeconfig, long events, Path clientGo, boolean profile) throws Exception {
 		server.arm(events);
 		Process process;
 		Path cpuProfile = null;
 		if (contender.startsWith(Contenders.CLIENT_GO)) {
 			if (profile) {
-				cpuProfile = Path.of("benchmarks", "results", "replay-" + slug(contender) + ".pprof").toAbsolutePath();
+				cpuProfile = Path.of("benchmarks", "results", "replay-" + profileName(plural, contender) + ".pprof")
+					.toAbsolutePath();
 				Files.createDirectories(cpuProfile.getParent());
 			}
-			process = ClientGo.replay(clientGo, kubeconfig, NAMESPACE, events, REPLAY_TIMEOUT,
+			process = ClientGo.replay(clientGo, kubeconfig, NAMESPACE, plural, events, REPLAY_TIMEOUT,
 					contender.contains("JSON"), contender.contains("GOMEMLIMIT") ? goMemoryLimit() : null, cpuProfile);
 		}
 		else {
-			process = javaChild(REPLAY_CLIENT, contender, kubeconfig.toString(), Long.toString(events));
+			process = javaChild(REPLAY_CLIENT, contender, plural, kubeconfig.toString(), Long.toString(events));
 		}
 		JsonObject result = lastJsonLine(contender, process);
 		long first = server.firstEventMicros();
 		results.environment().put("watch: " + contender, server.lastWatchFormat());
 		boolean completed = result != null && result.get("completed").getAsBoolean() && first > 0;
-		String workload = REPLAY_WORKLOAD;
 		results.add(workload, events, contender, "completed", completed ? 1 : 0);
 		if (!completed) {
 			System.out.printf(Locale.ROOT, "replay %s: did not handle all %d events (%s)%n", contender, events,
@@ -290,11 +320,11 @@ public final class EventDeliveryBenchmark {
 		results.add(workload, events, contender, "allocatedBytesPerEvent", allocatedBytes / events);
 		results.add(workload, events, contender, "allocationMiBPerSecond", allocatedBytes / (1 << 20) / seconds);
 		System.out.printf(Locale.ROOT,
-				"replay %s (%s): %.0f events/s, %.1f µs CPU per event, %.0f bytes allocated per event, %.0f MiB/s%n",
-				contender, server.lastWatchFormat(), eventsPerSecond, cpuMicrosPerEvent, allocatedBytes / events,
-				allocatedBytes / (1 << 20) / seconds);
+				"replay %s, %s (%s): %.0f events/s, %.1f µs CPU per event, %.0f bytes allocated per event, %.0f MiB/s%n",
+				plural, contender, server.lastWatchFormat(), eventsPerSecond, cpuMicrosPerEvent,
+				allocatedBytes / events, allocatedBytes / (1 << 20) / seconds);
 		if (cpuProfile != null) {
-			Path top = cpuProfile.resolveSibling("replay-" + slug(contender) + "-pprof-top20.txt");
+			Path top = cpuProfile.resolveSibling("replay-" + profileName(plural, contender) + "-pprof-top20.txt");
 			ClientGo.profileTop(clientGo, cpuProfile, top, 20);
 		}
 	}
@@ -305,6 +335,27 @@ public final class EventDeliveryBenchmark {
 	 */
 	private static String goMemoryLimit() {
 		return (Runtime.getRuntime().maxMemory() >> 20) + "MiB";
+	}
+
+	/**
+	 * The name of a replay's profile: the contender's alone for the ConfigMaps, as
+	 * before, with the resource for the Pods.
+	 */
+	private static String profileName(String plural, String contender) {
+		return plural.equals("configmaps") ? slug(contender) : plural + "-" + slug(contender);
+	}
+
+	/**
+	 * The average size of a recorded list's items as JSON.
+	 */
+	private static long averageSize(JsonObject recordedList) {
+		long bytes = 0;
+		int items = 0;
+		for (com.google.gson.JsonElement item : recordedList.getAsJsonArray("items")) {
+			bytes += item.toString().getBytes(StandardCharsets.UTF_8).length;
+			items++;
+		}
+		return (items > 0) ? bytes / items : 0;
 	}
 
 	private static String slug(String contender) {
@@ -381,17 +432,23 @@ public final class EventDeliveryBenchmark {
 	 * to expect, then prints the time of the last one and the CPU time and heap
 	 * allocation since the informer synced.
 	 */
-	private static void replayClient(String contender, Path kubeconfig, long events) throws Exception {
+	private static void replayClient(String contender, String plural, Path kubeconfig, long events) throws Exception {
 		String config = Files.readString(kubeconfig, StandardCharsets.UTF_8);
 		AtomicLong handled = new AtomicLong();
 		AtomicLong lastEventMicros = new AtomicLong();
 		CountDownLatch done = new CountDownLatch(1);
-		inform(contender, client(config), config, (annotations) -> {
+		Consumer<Map<String, String>> counter = (annotations) -> {
 			if (handled.incrementAndGet() == events) {
 				lastEventMicros.set(nowMicros());
 				done.countDown();
 			}
-		});
+		};
+		if (plural.equals("pods")) {
+			informPods(contender, client(config), config, counter);
+		}
+		else {
+			inform(contender, client(config), config, counter);
+		}
 		com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
 			.getOperatingSystemMXBean();
 		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -425,6 +482,45 @@ public final class EventDeliveryBenchmark {
 		}
 	}
 
+	/**
+	 * Creates the Pods of the Pod replay as a ReplicaSet would and reports their status
+	 * as a kubelet would, so that the API server writes them with its defaults and the
+	 * managedFields of both writers.
+	 */
+	private static void populatePods(ApiClient client) throws Exception {
+		CoreV1Api api = new CoreV1Api(client);
+		try {
+			// the service account admission wants the Pods' service account to exist
+			api.createNamespacedServiceAccount(NAMESPACE, new io.kubernetes.client.openapi.models.V1ServiceAccount()
+				.metadata(new V1ObjectMeta().name("default"))).execute();
+		}
+		catch (io.kubernetes.client.openapi.ApiException ex) {
+			if (ex.getCode() != 409) {
+				throw ex;
+			}
+		}
+		String collection = "/api/v1/namespaces/" + NAMESPACE + "/pods";
+		for (int i = 0; i < OBJECTS; i++) {
+			// sent as JSON text: the models would send their empty defaults (an empty
+			// overhead, which admission rejects)
+			send(client, "POST", collection, "kube-controller-manager", "application/json", Payloads.pod(NAMESPACE, i));
+			send(client, "PATCH", collection + "/web-5d7f9c8b6d-%05d/status".formatted(i), "kubelet",
+					"application/merge-patch+json", "{\"status\":" + Payloads.podStatus(i) + "}");
+		}
+	}
+
+	private static void send(ApiClient client, String method, String path, String fieldManager, String contentType,
+			String json) throws io.kubernetes.client.openapi.ApiException {
+		Map<String, String> headers = new java.util.HashMap<>();
+		headers.put("Content-Type", contentType);
+		headers.put("Accept", "application/json");
+		okhttp3.Call call = client.buildCall(client.getBasePath(), path, method,
+				new ArrayList<>(List.of(new io.kubernetes.client.openapi.Pair("fieldManager", fieldManager))),
+				new ArrayList<>(), JsonParser.parseString(json), headers, new java.util.HashMap<>(),
+				new java.util.HashMap<>(), new String[] { "BearerToken" }, null);
+		client.execute(call);
+	}
+
 	private static V1ConfigMap configMap(int index, long writtenAtMicros) {
 		return new V1ConfigMap()
 			.metadata(
@@ -452,6 +548,65 @@ public final class EventDeliveryBenchmark {
 			case Contenders.KUBEOP_HANDLER -> kubeop(client, true, updated);
 			case Contenders.CLIENT_JAVA -> official(client, updated);
 			case Contenders.FABRIC8 -> fabric8(kubeconfig, updated);
+			default -> throw new IllegalArgumentException("Unknown contender " + contender);
+		}
+	}
+
+	/**
+	 * Starts the contender's informer on the Pods of the namespace, as its users run it,
+	 * with a handler that passes every update's annotations on, and waits until it has
+	 * synced.
+	 */
+	private static void informPods(String contender, ApiClient client, String kubeconfig,
+			Consumer<Map<String, String>> updated) {
+		switch (contender) {
+			case Contenders.KUBEOP -> {
+				InformerRegistry registry = new InformerRegistry(client);
+				registry.informer(InformerSpec.of("pods", "v1", "Pod", V1Pod.class).withNamespaces(NAMESPACE))
+					.addEventHandler(updates(updated));
+				registry.start();
+				registry.awaitSync(Duration.ofMinutes(1));
+			}
+			case Contenders.CLIENT_JAVA -> {
+				SharedInformerFactory factory = new SharedInformerFactory(client);
+				SharedIndexInformer<V1Pod> informer = factory.sharedIndexInformerFor(
+						new GenericKubernetesApi<>(V1Pod.class, V1PodList.class, "", "v1", "pods", client), V1Pod.class,
+						0, NAMESPACE);
+				informer.addEventHandler(updates(updated));
+				factory.startAllRegisteredInformers();
+				while (!informer.hasSynced()) {
+					LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+				}
+			}
+			case Contenders.FABRIC8 -> {
+				io.fabric8.kubernetes.client.KubernetesClient fabric8 = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+					.withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(kubeconfig))
+					.build();
+				io.fabric8.kubernetes.client.informers.SharedIndexInformer<io.fabric8.kubernetes.api.model.Pod> informer = fabric8
+					.pods()
+					.inNamespace(NAMESPACE)
+					.inform(new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
+
+						@Override
+						public void onAdd(io.fabric8.kubernetes.api.model.Pod obj) {
+						}
+
+						@Override
+						public void onUpdate(io.fabric8.kubernetes.api.model.Pod oldObj,
+								io.fabric8.kubernetes.api.model.Pod newObj) {
+							updated.accept(newObj.getMetadata().getAnnotations());
+						}
+
+						@Override
+						public void onDelete(io.fabric8.kubernetes.api.model.Pod obj,
+								boolean deletedFinalStateUnknown) {
+						}
+
+					}, 0);
+				while (!informer.hasSynced()) {
+					LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+				}
+			}
 			default -> throw new IllegalArgumentException("Unknown contender " + contender);
 		}
 	}
@@ -521,20 +676,20 @@ public final class EventDeliveryBenchmark {
 	/**
 	 * Returns a client-java handler that passes every update's annotations on.
 	 */
-	private static ResourceEventHandler<V1ConfigMap> updates(Consumer<Map<String, String>> updated) {
+	private static <T extends KubernetesObject> ResourceEventHandler<T> updates(Consumer<Map<String, String>> updated) {
 		return new ResourceEventHandler<>() {
 
 			@Override
-			public void onAdd(V1ConfigMap obj) {
+			public void onAdd(T obj) {
 			}
 
 			@Override
-			public void onUpdate(V1ConfigMap oldObj, V1ConfigMap newObj) {
+			public void onUpdate(T oldObj, T newObj) {
 				updated.accept(newObj.getMetadata().getAnnotations());
 			}
 
 			@Override
-			public void onDelete(V1ConfigMap obj, boolean deletedFinalStateUnknown) {
+			public void onDelete(T obj, boolean deletedFinalStateUnknown) {
 			}
 
 		};

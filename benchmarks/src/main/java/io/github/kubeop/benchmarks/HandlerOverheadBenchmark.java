@@ -126,8 +126,8 @@ public final class HandlerOverheadBenchmark {
 		String workload = String.format(Locale.ROOT, "MODIFIED events of %,d ConfigMaps, replay server", objects);
 		List<String> contenders = new ArrayList<>(
 				List.of(NO_HANDLER, RAW_HANDLER, KUBEOP_HANDLER, KUBEOP_HANDLER_NO_COPIES));
-		try (ReplayServer server = ReplayServer.start(NAMESPACE, JsonParser.parseString(recordedList).getAsJsonObject(),
-				null)) {
+		try (ReplayServer server = ReplayServer.start(NAMESPACE, "configmaps", "ConfigMap",
+				JsonParser.parseString(recordedList).getAsJsonObject(), null)) {
 			// an endless stream: every sample reads until its windows are over
 			server.arm(Long.MAX_VALUE);
 			for (int repetition = 0; repetition < repetitions; repetition++) {

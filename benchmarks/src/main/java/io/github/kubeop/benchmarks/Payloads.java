@@ -16,6 +16,13 @@
 
 package io.github.kubeop.benchmarks;
 
+import java.util.Map;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
 /**
  * Objects of realistic size, as JSON: the API server adds managedFields, defaults and
  * (for Pods) status.
@@ -169,6 +176,111 @@ final class Payloads {
 				{"apiVersion":"bench.kubeop.io/v1","kind":"Widget","metadata":{"name":"widget-%d","namespace":"%s",\
 				"labels":{"app":"benchmark"}},"spec":{"size":%d,"payload":"%s"}}""".formatted(index, namespace, index,
 				KILOBYTE);
+	}
+
+	/**
+	 * A {@link #pod(String, int) Pod} with its {@link #podStatus(int) status} as the API
+	 * server sends it in a watch event: the fields it sets (uid, resourceVersion,
+	 * creation time, defaults of every container, the projected service account token
+	 * volume) and the managedFields of the ReplicaSet controller that created it and the
+	 * kubelet that reports its status. About 15 KB of JSON.
+	 * @param namespace the namespace
+	 * @param index the object's number
+	 * @return the object
+	 */
+	static JsonObject servedPod(String namespace, int index) {
+		JsonObject pod = JsonParser.parseString(pod(namespace, index)).getAsJsonObject();
+		JsonObject metadata = pod.getAsJsonObject("metadata");
+		metadata.addProperty("uid", "%08x-1c2d-4e5f-8a9b-%012x".formatted(index, 7L * index));
+		metadata.addProperty("resourceVersion", Long.toString(1_000_000L + index));
+		metadata.addProperty("creationTimestamp", "2026-01-01T00:00:00Z");
+		JsonObject spec = pod.getAsJsonObject("spec");
+		for (String containers : new String[] { "initContainers", "containers" }) {
+			for (JsonElement container : spec.getAsJsonArray(containers)) {
+				JsonObject object = container.getAsJsonObject();
+				object.addProperty("imagePullPolicy", "IfNotPresent");
+				object.addProperty("terminationMessagePath", "/dev/termination-log");
+				object.addProperty("terminationMessagePolicy", "File");
+				JsonArray mounts = object.has("volumeMounts") ? object.getAsJsonArray("volumeMounts") : new JsonArray();
+				mounts.add(JsonParser.parseString(
+						"""
+								{"name":"kube-api-access-%05d","readOnly":true,						"mountPath":"/var/run/secrets/kubernetes.io/serviceaccount"}"""
+							.formatted(index % 100000)));
+				object.add("volumeMounts", mounts);
+			}
+		}
+		spec.getAsJsonArray("volumes")
+			.add(JsonParser.parseString(
+					"""
+							{"name":"kube-api-access-%05d","projected":{"sources":[{"serviceAccountToken":				{"expirationSeconds":3607,"path":"token"}},{"configMap":{"name":"kube-root-ca.crt",				"items":[{"key":"ca.crt","path":"ca.crt"}]}},{"downwardAPI":{"items":[{"path":"namespace",				"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.namespace"}}]}}],"defaultMode":420}}"""
+						.formatted(index % 100000)));
+		for (Map.Entry<String, String> value : Map
+			.of("restartPolicy", "Always", "dnsPolicy", "ClusterFirst", "serviceAccount", "default", "schedulerName",
+					"default-scheduler", "preemptionPolicy", "PreemptLowerPriority")
+			.entrySet()) {
+			spec.addProperty(value.getKey(), value.getValue());
+		}
+		spec.addProperty("priority", 0);
+		spec.addProperty("enableServiceLinks", true);
+		JsonObject status = JsonParser.parseString(podStatus(index)).getAsJsonObject();
+		JsonObject written = new JsonObject();
+		written.add("metadata", metadata.deepCopy());
+		written.getAsJsonObject("metadata").remove("uid");
+		written.getAsJsonObject("metadata").remove("resourceVersion");
+		written.getAsJsonObject("metadata").remove("creationTimestamp");
+		written.add("spec", spec);
+		JsonObject reported = new JsonObject();
+		reported.add("status", status);
+		JsonArray managedFields = new JsonArray();
+		managedFields.add(managedFieldsEntry("kube-controller-manager", "Update", written));
+		managedFields.add(managedFieldsEntry("kubelet", "Update", reported));
+		metadata.add("managedFields", managedFields);
+		pod.add("status", status);
+		return pod;
+	}
+
+	private static JsonObject managedFieldsEntry(String manager, String operation, JsonObject fields) {
+		JsonObject entry = new JsonObject();
+		entry.addProperty("manager", manager);
+		entry.addProperty("operation", operation);
+		entry.addProperty("apiVersion", "v1");
+		entry.addProperty("time", "2026-01-01T00:00:00Z");
+		entry.addProperty("fieldsType", "FieldsV1");
+		entry.add("fieldsV1", fieldSet(fields));
+		if (fields.has("status")) {
+			entry.addProperty("subresource", "status");
+		}
+		return entry;
+	}
+
+	/**
+	 * The fieldsV1 of the fields of an object, as the API server writes them: {@code f:}
+	 * for a field, {@code k:} for an item of a list keyed by name, {@code .} for the item
+	 * itself.
+	 */
+	private static JsonObject fieldSet(JsonObject object) {
+		JsonObject set = new JsonObject();
+		for (Map.Entry<String, JsonElement> member : object.entrySet()) {
+			set.add("f:" + member.getKey(), fieldSet(member.getValue()));
+		}
+		return set;
+	}
+
+	private static JsonObject fieldSet(JsonElement value) {
+		if (value instanceof JsonObject object) {
+			return fieldSet(object);
+		}
+		JsonObject set = new JsonObject();
+		if (value instanceof JsonArray array) {
+			for (JsonElement item : array) {
+				if (item instanceof JsonObject object && object.has("name")) {
+					JsonObject itemSet = fieldSet(object);
+					itemSet.add(".", new JsonObject());
+					set.add("k:{\"name\":\"" + object.get("name").getAsString() + "\"}", itemSet);
+				}
+			}
+		}
+		return set;
 	}
 
 }

@@ -46,11 +46,11 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 
 /**
- * A loopback HTTP server that plays back a recorded list of ConfigMaps and then streams a
- * given number of MODIFIED events of those objects, with increasing resourceVersions, as
- * fast as the client reads them. It answers the few discovery requests the contenders
- * make, so that every client runs unchanged; where the real API server is the bottleneck,
- * this shows the client's own limit.
+ * A loopback HTTP server that plays back a recorded list of ConfigMaps or Pods and then
+ * streams a given number of MODIFIED events of those objects, with increasing
+ * resourceVersions, as fast as the client reads them. It answers the few discovery
+ * requests the contenders make, so that every client runs unchanged; where the real API
+ * server is the bottleneck, this shows the client's own limit.
  * <p>
  * It speaks as the API server does to each client: JSON, or protobuf to a client whose
  * {@code Accept} header asks for {@code application/vnd.kubernetes.protobuf} (the frames
@@ -80,6 +80,8 @@ final class ReplayServer implements AutoCloseable {
 
 	private final String namespace;
 
+	private final String plural;
+
 	private final Encoding json;
 
 	private final Encoding protobuf;
@@ -102,19 +104,21 @@ final class ReplayServer implements AutoCloseable {
 
 	private volatile boolean running = true;
 
-	private ReplayServer(String namespace, JsonObject recordedList, Path clientGo) throws IOException {
+	private ReplayServer(String namespace, String plural, String kind, JsonObject recordedList, Path clientGo)
+			throws IOException {
 		this.namespace = namespace;
+		this.plural = plural;
 		List<byte[]> modified = new ArrayList<>();
 		List<byte[]> added = new ArrayList<>();
 		for (JsonElement item : recordedList.getAsJsonArray("items")) {
 			JsonObject object = item.getAsJsonObject().deepCopy();
 			object.addProperty("apiVersion", "v1");
-			object.addProperty("kind", "ConfigMap");
+			object.addProperty("kind", kind);
 			object.getAsJsonObject("metadata").addProperty("resourceVersion", "0".repeat(RESOURCE_VERSION_DIGITS));
 			modified.add(("{\"type\":\"MODIFIED\",\"object\":" + object + "}\n").getBytes(StandardCharsets.UTF_8));
 			added.add(("{\"type\":\"ADDED\",\"object\":" + object + "}\n").getBytes(StandardCharsets.UTF_8));
 		}
-		String bookmark = "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\","
+		String bookmark = "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"" + kind + "\",\"apiVersion\":\"v1\","
 				+ "\"metadata\":{\"resourceVersion\":\"" + "0".repeat(RESOURCE_VERSION_DIGITS)
 				+ "\",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}}}}\n";
 		JsonObject list = recordedList.deepCopy();
@@ -123,7 +127,7 @@ final class ReplayServer implements AutoCloseable {
 		byte[] listBytes = list.toString().getBytes(StandardCharsets.UTF_8);
 		this.json = new Encoding("application/json", "application/json", listBytes, modified, concat(added),
 				bookmark.getBytes(StandardCharsets.UTF_8));
-		this.protobuf = (clientGo != null) ? encodeProtobuf(clientGo, listBytes) : null;
+		this.protobuf = (clientGo != null) ? encodeProtobuf(clientGo, plural, listBytes) : null;
 		this.socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
 		Thread acceptor = new Thread(this::accept, "replay-server-accept");
 		acceptor.setDaemon(true);
@@ -133,14 +137,17 @@ final class ReplayServer implements AutoCloseable {
 	/**
 	 * Starts a server that plays back a list as recorded.
 	 * @param namespace the namespace the list was read from
+	 * @param plural the resource, {@code configmaps} or {@code pods}
+	 * @param kind the kind of its objects
 	 * @param recordedList the list as the API server sent it
 	 * @param clientGo the Go program that encodes the protobuf frames, or {@code null} to
 	 * serve JSON only
 	 * @return the running server
 	 * @throws IOException if no loopback port is free or the frames cannot be encoded
 	 */
-	static ReplayServer start(String namespace, JsonObject recordedList, Path clientGo) throws IOException {
-		return new ReplayServer(namespace, recordedList, clientGo);
+	static ReplayServer start(String namespace, String plural, String kind, JsonObject recordedList, Path clientGo)
+			throws IOException {
+		return new ReplayServer(namespace, plural, kind, recordedList, clientGo);
 	}
 
 	String url() {
@@ -230,8 +237,8 @@ final class ReplayServer implements AutoCloseable {
 				String target = request.target();
 				String path = (target.indexOf('?') >= 0) ? target.substring(0, target.indexOf('?')) : target;
 				String query = (target.indexOf('?') >= 0) ? target.substring(target.indexOf('?') + 1) : "";
-				if (path.equals("/api/v1/namespaces/" + this.namespace + "/configmaps")
-						|| path.equals("/api/v1/configmaps")) {
+				if (path.equals("/api/v1/namespaces/" + this.namespace + "/" + this.plural)
+						|| path.equals("/api/v1/" + this.plural)) {
 					Encoding encoding = (this.protobuf != null && request.header("accept").contains(PROTOBUF))
 							? this.protobuf : this.json;
 					if (query.contains("watch=true") || query.contains("watch=1")) {
@@ -270,6 +277,8 @@ final class ReplayServer implements AutoCloseable {
 			case "/api/v1" -> """
 					{"kind":"APIResourceList","groupVersion":"v1","resources":[{"name":"configmaps",\
 					"singularName":"configmap","namespaced":true,"kind":"ConfigMap",\
+					"verbs":["create","delete","get","list","patch","update","watch"]},{"name":"pods",\
+					"singularName":"pod","namespaced":true,"kind":"Pod",\
 					"verbs":["create","delete","get","list","patch","update","watch"]}]}""";
 			default -> null;
 		};
@@ -425,13 +434,13 @@ final class ReplayServer implements AutoCloseable {
 	 * Has the Go program encode the list and its events as protobuf with client-go's own
 	 * serializer, and reads the frames back.
 	 */
-	private static Encoding encodeProtobuf(Path clientGo, byte[] list) throws IOException {
+	private static Encoding encodeProtobuf(Path clientGo, String plural, byte[] list) throws IOException {
 		Path directory = Files.createTempDirectory("replay-protobuf");
 		Path input = directory.resolve("list.json");
 		Files.write(input, list);
 		try {
-			Process process = new ProcessBuilder(clientGo.toString(), "-mode", "encode-protobuf", "-in",
-					input.toString(), "-out", directory.toString())
+			Process process = new ProcessBuilder(clientGo.toString(), "-mode", "encode-protobuf", "-resource", plural,
+					"-in", input.toString(), "-out", directory.toString())
 				.inheritIO()
 				.start();
 			if (!process.waitFor(1, TimeUnit.MINUTES) || process.exitValue() != 0) {

@@ -24,6 +24,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -54,7 +55,7 @@ class ReplayServerTests {
 
 	@Test
 	void fabric8WatchesOverAWebSocketAndHandlesEveryEvent() throws Exception {
-		try (ReplayServer server = ReplayServer.start(NAMESPACE, recordedList(), null)) {
+		try (ReplayServer server = ReplayServer.start(NAMESPACE, "configmaps", "ConfigMap", recordedList(), null)) {
 			server.arm(EVENTS);
 			Path kubeconfig = server.writeKubeconfig(this.directory);
 			AtomicLong updates = new AtomicLong();
@@ -99,8 +100,8 @@ class ReplayServerTests {
 	void clientGoGetsProtobufByDefaultAndHandlesEveryEvent() throws Exception {
 		Path clientGo = ClientGo.build();
 		assertThat(clientGo).as("the client-go program builds").isNotNull();
-		try (ReplayServer server = ReplayServer.start(NAMESPACE, recordedList(), clientGo)) {
-			JsonObject result = replay(server, clientGo, false);
+		try (ReplayServer server = ReplayServer.start(NAMESPACE, "configmaps", "ConfigMap", recordedList(), clientGo)) {
+			JsonObject result = replay(server, clientGo, "configmaps", false);
 			assertThat(server.lastWatchFormat()).isEqualTo("protobuf over a chunked HTTP response");
 			assertThat(result.get("completed").getAsBoolean()).isTrue();
 			assertThat(result.get("events").getAsLong()).isEqualTo(EVENTS);
@@ -111,19 +112,41 @@ class ReplayServerTests {
 	void clientGoGetsJsonWhenItAsksForJsonAndHandlesEveryEvent() throws Exception {
 		Path clientGo = ClientGo.build();
 		assertThat(clientGo).as("the client-go program builds").isNotNull();
-		try (ReplayServer server = ReplayServer.start(NAMESPACE, recordedList(), clientGo)) {
-			JsonObject result = replay(server, clientGo, true);
+		try (ReplayServer server = ReplayServer.start(NAMESPACE, "configmaps", "ConfigMap", recordedList(), clientGo)) {
+			JsonObject result = replay(server, clientGo, "configmaps", true);
 			assertThat(server.lastWatchFormat()).isEqualTo("JSON over a chunked HTTP response");
 			assertThat(result.get("completed").getAsBoolean()).isTrue();
 			assertThat(result.get("events").getAsLong()).isEqualTo(EVENTS);
 		}
 	}
 
-	private JsonObject replay(ReplayServer server, Path clientGo, boolean json) throws Exception {
+	@Test
+	void clientGoGetsPodsAsProtobufAndHandlesEveryEvent() throws Exception {
+		Path clientGo = ClientGo.build();
+		assertThat(clientGo).as("the client-go program builds").isNotNull();
+		JsonObject list = JsonParser.parseString("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{}}")
+			.getAsJsonObject();
+		JsonArray items = new JsonArray();
+		for (int i = 0; i < 3; i++) {
+			JsonObject pod = Payloads.servedPod(NAMESPACE, i);
+			pod.remove("apiVersion");
+			pod.remove("kind");
+			items.add(pod);
+		}
+		list.add("items", items);
+		try (ReplayServer server = ReplayServer.start(NAMESPACE, "pods", "Pod", list, clientGo)) {
+			JsonObject result = replay(server, clientGo, "pods", false);
+			assertThat(server.lastWatchFormat()).isEqualTo("protobuf over a chunked HTTP response");
+			assertThat(result.get("completed").getAsBoolean()).isTrue();
+			assertThat(result.get("events").getAsLong()).isEqualTo(EVENTS);
+		}
+	}
+
+	private JsonObject replay(ReplayServer server, Path clientGo, String resource, boolean json) throws Exception {
 		server.arm(EVENTS);
 		Path kubeconfig = server.writeKubeconfig(this.directory);
-		Process process = ClientGo.replay(clientGo, kubeconfig, NAMESPACE, EVENTS, Duration.ofMinutes(1), json, null,
-				null);
+		Process process = ClientGo.replay(clientGo, kubeconfig, NAMESPACE, resource, EVENTS, Duration.ofMinutes(1),
+				json, null, null);
 		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
 		assertThat(process.waitFor()).isZero();
 		return JsonParser.parseString(output).getAsJsonObject();

@@ -24,11 +24,14 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import io.github.kubeop.autoconfigure.KubeopProperties;
+import io.github.kubeop.webhook.InvalidWebhookMethodException;
 import org.apache.maven.artifact.DependencyResolutionRequiredException;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -41,7 +44,9 @@ import org.apache.maven.project.MavenProject;
 
 /**
  * Generates the CustomResourceDefinition of each typed custom resource class and the
- * ClusterRole the operator needs, from the project's compiled classes and its
+ * ClusterRole the operator needs, and the webhook configurations of its webhook methods
+ * (with their Service and cert-manager Certificate, under
+ * {@code META-INF/kubeop/webhooks/}), from the project's compiled classes and its
  * {@code application.properties} or {@code application.yaml}. By default they are written
  * into the project's classes directory, under {@code META-INF/kubeop/crds/} and
  * {@code META-INF/kubeop/rbac/}, so that they ship in the jar and tests can apply them
@@ -192,6 +197,29 @@ public class GenerateMojo extends AbstractMojo {
 	@Parameter(property = "kubeop.generate.skip", defaultValue = "false")
 	private boolean skip;
 
+	/**
+	 * The Service the API server calls the webhooks through, {@code <namespace>/<name>}:
+	 * the generated webhook configurations point at it (port 443) and carry
+	 * cert-manager's {@code cert-manager.io/inject-ca-from} annotation for the
+	 * Certificate {@code <name>-serving-cert}.
+	 */
+	@Parameter(defaultValue = "default/${project.artifactId}-webhooks")
+	private String webhookService;
+
+	/**
+	 * The labels of the operator's pods, which the webhook Service selects;
+	 * {@code app.kubernetes.io/name: <artifactId>} when empty.
+	 */
+	@Parameter
+	private Map<String, String> webhookSelector = new LinkedHashMap<>();
+
+	/**
+	 * The port the operator serves its webhooks on ({@code kubeop.webhooks.port}), which
+	 * the webhook Service targets.
+	 */
+	@Parameter(defaultValue = "9443")
+	private int webhookPort;
+
 	@Override
 	public void execute() throws MojoExecutionException, MojoFailureException {
 		if (this.skip) {
@@ -216,6 +244,7 @@ public class GenerateMojo extends AbstractMojo {
 					crds);
 			written
 				.forEach((file) -> getLog().info("Generated " + this.project.getBasedir().toPath().relativize(file)));
+			writeWebhooks(classes);
 			if (this.rbac) {
 				Path role = writeClusterRole(classes);
 				getLog().info("Generated " + this.project.getBasedir().toPath().relativize(role));
@@ -228,8 +257,30 @@ public class GenerateMojo extends AbstractMojo {
 		catch (IllegalArgumentException ex) {
 			throw new MojoFailureException(ex.getMessage(), ex);
 		}
+		catch (InvalidWebhookMethodException ex) {
+			throw new MojoFailureException(ex.getMessage() + ". " + ex.getFix(), ex);
+		}
 		catch (IOException ex) {
 			throw new MojoExecutionException("Could not generate Kubeop resources: " + ex.getMessage(), ex);
+		}
+	}
+
+	private void writeWebhooks(OperatorClasses classes) throws IOException {
+		Path directory = this.outputDirectory.toPath().resolve("webhooks");
+		deleteGeneratedFiles(directory);
+		WebhookGenerator generator = new WebhookGenerator(classes.webhookClasses());
+		if (generator.isEmpty()) {
+			return;
+		}
+		Files.createDirectories(directory);
+		Path configurations = directory.resolve("configurations.yaml");
+		Files.writeString(configurations, generator.configurations(this.roleName, this.webhookService));
+		Map<String, String> selector = this.webhookSelector.isEmpty()
+				? Map.of("app.kubernetes.io/name", this.project.getArtifactId()) : this.webhookSelector;
+		Path service = directory.resolve("service.yaml");
+		Files.writeString(service, generator.serviceAndCertificate(this.webhookService, selector, this.webhookPort));
+		for (Path file : List.of(configurations, service)) {
+			getLog().info("Generated " + this.project.getBasedir().toPath().relativize(file));
 		}
 	}
 

@@ -34,6 +34,7 @@ import io.github.kubeop.annotation.Reconcile;
 import io.github.kubeop.autoconfigure.KubeopProperties;
 import io.github.kubeop.resource.CustomResource;
 import io.github.kubeop.resource.KubernetesResource;
+import io.github.kubeop.webhook.WebhookAnnotationBeanPostProcessor;
 
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -61,10 +62,18 @@ public final class OperatorClasses {
 
 	private final List<KubeopProperties> properties;
 
+	private final List<Class<?>> webhookClasses;
+
 	OperatorClasses(List<Class<?>> resourceClasses, List<Class<?>> handlerClasses, List<KubeopProperties> properties) {
+		this(resourceClasses, handlerClasses, properties, List.of());
+	}
+
+	OperatorClasses(List<Class<?>> resourceClasses, List<Class<?>> handlerClasses, List<KubeopProperties> properties,
+			List<Class<?>> webhookClasses) {
 		this.resourceClasses = List.copyOf(resourceClasses);
 		this.handlerClasses = List.copyOf(handlerClasses);
 		this.properties = List.copyOf(properties);
+		this.webhookClasses = List.copyOf(webhookClasses);
 	}
 
 	/**
@@ -80,6 +89,7 @@ public final class OperatorClasses {
 			throws IOException {
 		List<Class<?>> resourceClasses = new ArrayList<>();
 		List<Class<?>> handlerClasses = new ArrayList<>();
+		List<Class<?>> webhookClasses = new ArrayList<>();
 		if (Files.isDirectory(classesDirectory)) {
 			List<String> classNames;
 			try (Stream<Path> files = Files.walk(classesDirectory)) {
@@ -102,9 +112,13 @@ public final class OperatorClasses {
 				if (isHandlerClass(type)) {
 					handlerClasses.add(type);
 				}
+				if (isWebhookClass(type)) {
+					webhookClasses.add(type);
+				}
 			}
 		}
-		return new OperatorClasses(resourceClasses, handlerClasses, properties(classesDirectory, classLoader));
+		return new OperatorClasses(resourceClasses, handlerClasses, properties(classesDirectory, classLoader),
+				webhookClasses);
 	}
 
 	/**
@@ -114,6 +128,15 @@ public final class OperatorClasses {
 	 */
 	public List<Class<?>> resourceClasses() {
 		return this.resourceClasses;
+	}
+
+	/**
+	 * Returns the classes with {@code @ValidatingWebhook} or {@code @MutatingWebhook}
+	 * methods.
+	 * @return the webhook classes
+	 */
+	public List<Class<?>> webhookClasses() {
+		return this.webhookClasses;
 	}
 
 	/**
@@ -152,6 +175,15 @@ public final class OperatorClasses {
 	private static boolean isResourceClass(Class<?> type) {
 		return type.isAnnotationPresent(KubernetesResource.class) && CustomResource.class.isAssignableFrom(type)
 				&& !Modifier.isAbstract(type.getModifiers());
+	}
+
+	private static boolean isWebhookClass(Class<?> type) {
+		try {
+			return WebhookAnnotationBeanPostProcessor.hasWebhookMethods(type);
+		}
+		catch (LinkageError ex) {
+			return false;
+		}
 	}
 
 	private static boolean isHandlerClass(Class<?> type) {

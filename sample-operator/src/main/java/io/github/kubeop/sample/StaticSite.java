@@ -42,11 +42,13 @@ public class StaticSite extends CustomResource<StaticSite.Spec, StaticSite.Statu
 
 	/**
 	 * What the user wants: replicas (1 if unset), image ({@code nginx:1.27-alpine} if
-	 * unset) and the files to serve, by name.
+	 * unset), the files to serve, by name, and optionally a ConfigMap in the site's
+	 * namespace whose files are served too.
 	 */
 	@ValidationRule(value = "self.pages.all(page, page.matches('^[-._a-zA-Z0-9]+$'))", fieldPath = ".pages",
 			message = "page names must be ConfigMap keys: letters, digits, '-', '_' and '.'")
-	public record Spec(@Min(0) @Max(20) Integer replicas, String image, @NotEmpty Map<String, String> pages) {
+	public record Spec(@Min(0) @Max(20) Integer replicas, String image, @NotEmpty Map<String, String> pages,
+			String pagesFrom) {
 
 	}
 

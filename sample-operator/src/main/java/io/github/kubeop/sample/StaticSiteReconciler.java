@@ -19,10 +19,12 @@ package io.github.kubeop.sample;
 // tag::imports[]
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 import io.github.kubeop.annotation.Cleanup;
 import io.github.kubeop.annotation.Owns;
 import io.github.kubeop.annotation.Reconcile;
+import io.github.kubeop.annotation.References;
 import io.github.kubeop.event.EventRecorder;
 import io.github.kubeop.write.Conditions;
 import io.github.kubeop.write.KubernetesTemplate;
@@ -49,9 +51,10 @@ import org.springframework.stereotype.Component;
 @Component
 @Owns(V1Deployment.class)
 @Owns(V1Service.class)
-@Owns(V1ConfigMap.class)
+@Owns(value = V1ConfigMap.class, informer = "configMaps")
+@References(value = V1ConfigMap.class, path = "spec.pagesFrom", informer = "pageSources", referencedOnly = true)
 record StaticSiteReconciler(KubernetesTemplate kubernetes, Lister<V1Deployment> deployments, EventRecorder events,
-		SiteDirectory directory) {
+		SiteDirectory directory, Lister<V1ConfigMap> pageSourcesLister) {
 
 	@Reconcile
 	void reconcile(StaticSite site) throws ApiException {
@@ -59,7 +62,14 @@ record StaticSiteReconciler(KubernetesTemplate kubernetes, Lister<V1Deployment> 
 		String namespace = site.getMetadata().getNamespace();
 		int replicas = Objects.requireNonNullElse(site.getSpec().replicas(), 1);
 		Map<String, String> selector = Map.of("sample.kubeop.io/site", name);
-		kubernetes().apply(new V1ConfigMap().metadata(meta(site, name + "-pages")).data(site.getSpec().pages()));
+		Map<String, String> pages = new TreeMap<>(site.getSpec().pages());
+		String pagesFrom = site.getSpec().pagesFrom();
+		V1ConfigMap extra = (pagesFrom != null) ? pageSourcesLister().namespace(namespace).get(pagesFrom) : null;
+		if (extra != null && extra.getData() != null) {
+			extra.getData().forEach(pages::putIfAbsent); // called again when it appears
+															// or changes
+		}
+		kubernetes().apply(new V1ConfigMap().metadata(meta(site, name + "-pages")).data(pages));
 		V1Deployment before = deployments().namespace(namespace).get(name);
 		V1Deployment deployment = kubernetes().apply(new V1Deployment().metadata(meta(site, name))
 			.spec(new V1DeploymentSpec().replicas(replicas)

@@ -155,9 +155,27 @@ class SampleOperatorApplicationTests {
 					.containsEntry("message", "3 of 3 replicas available");
 			});
 
+			// pages from a ConfigMap the site names before it exists: served once it is
+			// created, and again when it changes
+			manifests.apply(site(3, "<h1>two</h1>").replace("  pages:", "  pagesFrom: shop-extra\n  pages:"),
+					namespace.name());
+			manifests.apply(extraPages("<p>about</p>"), namespace.name());
+			await().atMost(Duration.ofSeconds(30))
+				.untilAsserted(() -> assertThat(
+						core.readNamespacedConfigMap("shop-pages", namespace.name()).execute().getData())
+					.containsEntry("index.html", "<h1>two</h1>")
+					.containsEntry("about.html", "<p>about</p>"));
+			manifests.apply(extraPages("<p>about us</p>"), namespace.name());
+			await().atMost(Duration.ofSeconds(30))
+				.untilAsserted(() -> assertThat(
+						core.readNamespacedConfigMap("shop-pages", namespace.name()).execute().getData())
+					.containsEntry("about.html", "<p>about us</p>"));
+
 			String uid = apps.readNamespacedDeployment("shop", namespace.name()).execute().getMetadata().getUid();
 			apps.deleteNamespacedDeployment("shop", namespace.name()).execute();
+			// not found until the operator has put it back
 			await().atMost(Duration.ofSeconds(30))
+				.ignoreExceptionsMatching((ex) -> ex instanceof ApiException api && api.getCode() == 404)
 				.untilAsserted(() -> assertThat(
 						apps.readNamespacedDeployment("shop", namespace.name()).execute().getMetadata().getUid())
 					.isNotEqualTo(uid));
@@ -196,6 +214,17 @@ class SampleOperatorApplicationTests {
 				  pages:
 				    index.html: "%s"
 				""".formatted(replicas, index);
+	}
+
+	private static String extraPages(String about) {
+		return """
+				apiVersion: v1
+				kind: ConfigMap
+				metadata:
+				  name: shop-extra
+				data:
+				  about.html: "%s"
+				""".formatted(about);
 	}
 
 	private static JsonObject status(DynamicKubernetesApi sites, TestNamespace namespace) throws ApiException {

@@ -44,8 +44,8 @@ import okhttp3.Response;
 public final class ApiServerRequests {
 
 	/**
-	 * The verbs of writes as the API server counts them ({@code APPLY} for server-side
-	 * apply patches).
+	 * The verbs of writes as the API server counts them: server-side applies are counted
+	 * as {@code PATCH}, or as {@code APPLY} when their content type carries no charset.
 	 */
 	public static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "APPLY", "DELETE", "DELETECOLLECTION");
 

@@ -23,6 +23,7 @@ import io.github.kubeop.autoconfigure.ShardingLifecycle;
 import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.metrics.KubeopMetrics;
+import io.github.kubeop.metrics.WebhookMeters;
 import io.github.kubeop.write.KubernetesTemplate;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -51,6 +52,12 @@ public final class KubeopMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	KubeopMetrics kubeopMetrics(MeterRegistry registry) {
 		return new KubeopMetrics(registry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	WebhookMeters kubeopWebhookMeters(MeterRegistry registry) {
+		return new WebhookMeters(registry);
 	}
 
 	@Bean

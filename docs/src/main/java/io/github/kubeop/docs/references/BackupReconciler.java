@@ -65,10 +65,10 @@ public class BackupReconciler {
 			}
 		}
 	}
-	// end::reconciler[]
 
 	private void upload(String bucket, V1Secret credentials, V1ConfigMap configMap, boolean referenceChanged) {
 		// the upload itself is not the point of the example
 	}
 
 }
+// end::reconciler[]

@@ -117,4 +117,18 @@ public @interface KubeopOperatorTest {
 	@AliasFor(annotation = SpringBootTest.class)
 	String[] properties() default {};
 
+	/**
+	 * The web environment, as {@link SpringBootTest#webEnvironment()}: by default a web
+	 * application runs its real web server on a free port, so that the API server can
+	 * call the application's admission and conversion webhooks, which are registered with
+	 * the control plane when the context starts (on a free webhook port, with the
+	 * loopback URL and the CA of a certificate made at startup) and removed when it
+	 * closes. A test that creates an invalid object sees the webhook's denial from the
+	 * API server, and one that reads an object at another version sees it converted. An
+	 * application without a web server starts as it would otherwise.
+	 * @return the web environment
+	 */
+	@AliasFor(annotation = SpringBootTest.class)
+	SpringBootTest.WebEnvironment webEnvironment() default SpringBootTest.WebEnvironment.RANDOM_PORT;
+
 }

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import io.github.kubeop.autoconfigure.KubernetesConnectionDetails;
@@ -31,6 +32,7 @@ import io.github.kubeop.test.controlplane.ControlPlanes;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.test.context.ContextConfigurationAttributes;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
@@ -41,7 +43,8 @@ import org.springframework.test.context.MergedContextConfiguration;
  * applies its manifests before the context refreshes: the custom resources they define
  * are served (no informer meets {@code 429 storage is (re)initializing}) and known to
  * kube-controller-manager (see {@link ControlPlane#refreshDiscovery()}) by the time the
- * operator starts.
+ * operator starts; the application's webhooks are served on a free port and registered
+ * with the control plane.
  *
  * @author Kubeop authors
  */
@@ -83,6 +86,12 @@ class OperatorTestContextCustomizerFactory implements ContextCustomizerFactory {
 			context.getBeanFactory()
 				.registerSingleton("kubeopTestConnectionDetails",
 						(KubernetesConnectionDetails) controlPlane::kubeconfig);
+			// last, so that the test's own properties win: the application's webhooks are
+			// served on a free port and registered with the control plane
+			context.getEnvironment()
+				.getPropertySources()
+				.addLast(new MapPropertySource("kubeopOperatorTestWebhooks",
+						Map.of("kubeop.webhooks.port", "0", "kubeop.webhooks.local.register", "true")));
 		}
 
 	}

@@ -1,0 +1,47 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.webhook;
+
+/**
+ * An operation the API server asks an admission webhook about, as in a webhook rule's
+ * {@code operations}.
+ *
+ * @author Kubeop authors
+ */
+public enum Operation {
+
+	/**
+	 * An object is created.
+	 */
+	CREATE,
+
+	/**
+	 * An object is updated (or patched, or applied).
+	 */
+	UPDATE,
+
+	/**
+	 * An object is deleted.
+	 */
+	DELETE,
+
+	/**
+	 * A connection is made to an object's subresource, such as {@code pods/exec}.
+	 */
+	CONNECT
+
+}

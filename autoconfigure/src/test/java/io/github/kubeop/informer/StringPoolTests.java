@@ -1,0 +1,101 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.informer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link StringPool}.
+ *
+ * @author Kubeop authors
+ */
+class StringPoolTests {
+
+	@Test
+	void equalStringsAreOneInstance() {
+		String first = new String("app.kubernetes.io/name");
+		String second = new String("app.kubernetes.io/name");
+		assertThat(StringPool.pooled(first)).isSameAs(first);
+		assertThat(StringPool.pooled(second)).isSameAs(first);
+		assertThat(StringPool.pooled(new String("app.kubernetes.io/names"))).isNotSameAs(first);
+	}
+
+	@Test
+	void threadsPoolingTheSameStringsAgreeOnTheirInstances() throws Exception {
+		// many new strings at once from two threads: the segments' tables grow while
+		// both look up and add
+		int strings = 50_000;
+		String prefix = UUID.randomUUID() + "-";
+		ExecutorService executor = Executors.newFixedThreadPool(2);
+		try {
+			CountDownLatch start = new CountDownLatch(1);
+			Callable<String[]> pooling = () -> {
+				start.await();
+				String[] pooled = new String[strings];
+				for (int i = 0; i < strings; i++) {
+					pooled[i] = StringPool.pooled(prefix + i);
+				}
+				return pooled;
+			};
+			Future<String[]> first = executor.submit(pooling);
+			Future<String[]> second = executor.submit(pooling);
+			start.countDown();
+			String[] firstPooled = first.get(2, TimeUnit.MINUTES);
+			String[] secondPooled = second.get(2, TimeUnit.MINUTES);
+			for (int i = 0; i < strings; i++) {
+				assertThat(secondPooled[i]).isSameAs(firstPooled[i]);
+				assertThat(StringPool.pooled(prefix + i)).isSameAs(firstPooled[i]);
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+	@Test
+	void entriesOfCollectedStringsAreDroppedSoChurnDoesNotGrowThePool() {
+		// a million strings that nothing keeps: without dropping the entries of collected
+		// strings the pool would hold a million entries
+		List<String> kept = new ArrayList<>();
+		for (int round = 0; round < 100; round++) {
+			for (int i = 0; i < 10_000; i++) {
+				String pooled = StringPool.pooled(UUID.randomUUID().toString());
+				if (i == 0) {
+					kept.add(pooled);
+				}
+			}
+			System.gc();
+		}
+		assertThat(StringPool.size()).isLessThan(300_000);
+		for (String pooled : kept) {
+			assertThat(StringPool.pooled(new String(pooled))).isSameAs(pooled);
+		}
+	}
+
+}

@@ -1,0 +1,4 @@
+/**
+ * Access to the informer package's internals for the benchmarks only.
+ */
+package io.github.kubeop.informer;

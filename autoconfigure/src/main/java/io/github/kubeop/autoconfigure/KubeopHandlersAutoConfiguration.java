@@ -22,6 +22,7 @@ import java.util.function.Function;
 
 import io.github.kubeop.annotation.HandlerAnnotationBeanPostProcessor;
 import io.github.kubeop.handler.HandlerObserver;
+import io.github.kubeop.handler.HandlerTracing;
 import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.handler.HandlersLifecycle;
 import io.github.kubeop.handler.QueueSettings;
@@ -90,16 +91,19 @@ public final class KubeopHandlersAutoConfiguration {
 	@ConditionalOnBean(InformerRegistry.class)
 	HandlerRegistrar kubeopHandlerRegistrar(InformerRegistry informers, KubeopProperties properties,
 			ObjectProvider<HandlerObserver> observers, ObjectProvider<QueueMetricsFactory> queueMetrics,
-			ObjectProvider<KubernetesTemplate> templates) {
+			ObjectProvider<KubernetesTemplate> templates, ObjectProvider<HandlerTracing> tracings) {
 		KubeopProperties.Handlers handlers = properties.getHandlers();
 		check(handlers);
 		List<HandlerObserver> all = observers.orderedStream().toList();
-		QueueMetricsFactory metrics = queueMetrics.getIfAvailable(() -> (queue) -> QueueMetrics.NOOP);
+		HandlerTracing tracing = tracings.getIfAvailable(() -> HandlerTracing.NONE);
+		QueueMetricsFactory meters = queueMetrics.getIfAvailable(() -> (queue) -> QueueMetrics.NOOP);
+		QueueMetricsFactory metrics = (queue) -> tracing.queueMetrics(meters.queueMetrics(queue));
 		HandlerRegistrar registrar = new HandlerRegistrar(informers, properties.getInformers().getNamespaces(),
 				properties.getInformers().getResyncPeriod(), (name, lanes) -> queue(name, handlers, metrics, lanes),
 				(name) -> workers(name, handlers), composite(all),
 				(name, declared) -> queueSettings(name, declared, handlers));
 		registrar.setCallTimeouts((name) -> callTimeout(name, handlers));
+		registrar.setTracing(tracing);
 		// read when a handler prunes, after every singleton exists
 		registrar.setFieldManager(() -> {
 			KubernetesTemplate template = templates.getIfAvailable();

@@ -68,6 +68,8 @@ public final class Controller<T extends KubernetesObject> {
 
 	private final HandlerObserver observer;
 
+	private final HandlerTracing tracing;
+
 	private final Predicate<T> filter;
 
 	private final boolean handlesDeletes;
@@ -120,12 +122,14 @@ public final class Controller<T extends KubernetesObject> {
 
 	Controller(HandlerEndpoint endpoint, ResourceInformer<T> informer, RateLimitingQueue<String> queue, int workerCount,
 			HandlerObserver observer, Finalizers<T> finalizers) {
-		this(endpoint, informer, queue, workerCount, observer, finalizers, true, CallTimeout.NONE, null);
+		this(endpoint, informer, queue, workerCount, observer, finalizers, true, CallTimeout.NONE, null,
+				HandlerTracing.NONE);
 	}
 
 	Controller(HandlerEndpoint endpoint, ResourceInformer<T> informer, RateLimitingQueue<String> queue, int workerCount,
 			HandlerObserver observer, Finalizers<T> finalizers, boolean priorities, CallTimeout callTimeout,
-			Pruner pruner) {
+			Pruner pruner, HandlerTracing tracing) {
+		this.tracing = tracing;
 		this.priorities = priorities;
 		this.endpoint = endpoint;
 		this.callTimeout = callTimeout;
@@ -496,6 +500,9 @@ public final class Controller<T extends KubernetesObject> {
 				call.finalStateUnknown());
 		long start = System.nanoTime();
 		Duration requeueAfter;
+		// opened before the call, so that its writes and log lines are inside it
+		HandlerTracing.Traced traced = this.tracing.start(name(), key, this.informer.resource(), call.trigger(),
+				context.attempt());
 		HandlerCall handlerCall = HandlerCall.begin(name(), key, call.newObject(), this.informer.resource(),
 				call.kind());
 		// the state delivered: the object as a finalizer write returned it, if there was
@@ -537,7 +544,7 @@ public final class Controller<T extends KubernetesObject> {
 		catch (Finalizers.ConflictException ex) {
 			// the object changed since the cache showed it: handled again once the cache
 			// has caught up, rate-limited but not counted as a failure
-			called(key, call, context, HandlerObserver.Outcome.REQUEUE, start);
+			called(key, call, context, HandlerObserver.Outcome.REQUEUE, start, traced, ex);
 			retry(key, triggers, epoch, "finalizer write conflict", ex.getMessage(), null);
 			this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
 			return false;
@@ -545,7 +552,7 @@ public final class Controller<T extends KubernetesObject> {
 		catch (TerminalException | HandlerMethod.ProgrammingError | ClassCastException ex) {
 			logger.error("Handler " + name() + " failed for " + key + " (" + call.trigger()
 					+ ") and will not retry until the object changes", ex);
-			called(key, call, context, HandlerObserver.Outcome.TERMINAL_ERROR, start);
+			called(key, call, context, HandlerObserver.Outcome.TERMINAL_ERROR, start, traced, ex);
 			this.activation.inEpoch(epoch, () -> {
 				this.ledger.requeueAnswered(key);
 				remember(key, delivered.get(), finalState);
@@ -561,7 +568,7 @@ public final class Controller<T extends KubernetesObject> {
 			WriteConflict conflict = WriteConflict.of(ex);
 			if (conflict != null && conflict.isRoutine()) {
 				// a write lost an optimistic-concurrency race: routine, not a failure
-				called(key, call, context, HandlerObserver.Outcome.REQUEUE, start);
+				called(key, call, context, HandlerObserver.Outcome.REQUEUE, start, traced, ex);
 				retry(key, triggers, epoch, "write conflict: the object changed since it was read", null, null);
 				this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
 				return false;
@@ -572,13 +579,14 @@ public final class Controller<T extends KubernetesObject> {
 				logger.warn("Handler " + name() + " failed for " + key + " (" + call.trigger() + "), retrying: "
 						+ ((conflict != null) ? conflict.describe() + ": " : "") + ex, ex);
 			}
-			called(key, call, context, HandlerObserver.Outcome.ERROR, start);
+			called(key, call, context, HandlerObserver.Outcome.ERROR, start, traced, ex);
 			// the first failure's stack trace is in the warning; later ones only here
 			retry(key, triggers, epoch, "failed", ex, (context.attempt() > 1) ? ex : null);
 			this.observer.handled(name(), HandlerObserver.Outcome.ERROR, System.nanoTime() - start);
 			return false;
 		}
 		catch (Throwable ex) {
+			traced.end(HandlerObserver.Outcome.ERROR, ex);
 			// an Error from a handler registered in code: the worker retries the key,
 			// which must still know why it was queued
 			this.activation.inEpoch(epoch, () -> {
@@ -590,7 +598,7 @@ public final class Controller<T extends KubernetesObject> {
 		HandlerObserver.Outcome outcome = (requeueAfter == null || requeueAfter.isNegative() || current == null)
 				? HandlerObserver.Outcome.SUCCESS
 				: requeueAfter.isZero() ? HandlerObserver.Outcome.REQUEUE : HandlerObserver.Outcome.REQUEUE_AFTER;
-		called(key, call, context, outcome, start);
+		called(key, call, context, outcome, start, traced, null);
 		this.activation.inEpoch(epoch, () -> {
 			// the call answered any earlier request to be called again; its own result
 			// may ask anew. A failed call keeps the request for its retry.
@@ -660,8 +668,11 @@ public final class Controller<T extends KubernetesObject> {
 		return Priority.clamp(asked);
 	}
 
-	private void called(String key, Call<T> call, HandlerContext context, HandlerObserver.Outcome outcome, long start) {
+	private void called(String key, Call<T> call, HandlerContext context, HandlerObserver.Outcome outcome, long start,
+			HandlerTracing.Traced traced, Throwable error) {
+		// the log line still inside the trace, so that it carries the call's trace id
 		HandlerCallLog.called(name(), key, call.trigger(), context.attempt(), outcome, start);
+		traced.end(outcome, error);
 	}
 
 	/**

@@ -75,6 +75,8 @@ public class HandlerRegistrar {
 
 	private volatile Function<String, Duration> callTimeouts = (name) -> Duration.ZERO;
 
+	private volatile HandlerTracing tracing = HandlerTracing.NONE;
+
 	private volatile Supplier<String> fieldManager = () -> null;
 
 	private final List<Controller<?>> controllers = new ArrayList<>();
@@ -194,7 +196,7 @@ public class HandlerRegistrar {
 		return new Controller<>(endpoint, informer, this.queues.create(endpoint.name(), lanes),
 				this.workerCounts.apply(endpoint.name()), this.observer, finalizers,
 				!Boolean.FALSE.equals(settings.priorities()), new CallTimeout(this.callTimeouts.apply(endpoint.name())),
-				pruner(endpoint));
+				pruner(endpoint), this.tracing);
 	}
 
 	/**
@@ -230,6 +232,14 @@ public class HandlerRegistrar {
 	 */
 	public void setCallTimeouts(Function<String, Duration> callTimeouts) {
 		this.callTimeouts = callTimeouts;
+	}
+
+	/**
+	 * Sets the tracing of the handler calls of the controllers created after this.
+	 * @param tracing the tracing, {@code null} for none
+	 */
+	public void setTracing(HandlerTracing tracing) {
+		this.tracing = (tracing != null) ? tracing : HandlerTracing.NONE;
 	}
 
 	/**

@@ -203,6 +203,8 @@ public class KubernetesTemplate {
 
 	private volatile WriteListener listener = NO_LISTENER;
 
+	private volatile WriteTracing tracing = WriteTracing.NONE;
+
 	/**
 	 * The informers already named in a warning about a written object none of them
 	 * caches, with the resource.
@@ -779,6 +781,16 @@ public class KubernetesTemplate {
 	}
 
 	/**
+	 * Sets the tracing told of every write request, such as the Micrometer Observation
+	 * tracing the auto-configuration sets when the application has an
+	 * {@code ObservationRegistry}. Reads are not traced.
+	 * @param tracing the tracing, {@code null} for none
+	 */
+	public void setWriteTracing(WriteTracing tracing) {
+		this.tracing = (tracing != null) ? tracing : WriteTracing.NONE;
+	}
+
+	/**
 	 * An informer's cache answer for one object: whether it can answer, and with what.
 	 */
 	private CacheLookup fromCache(ResourceKind kind, String namespace, String key) {
@@ -1347,19 +1359,26 @@ public class KubernetesTemplate {
 			.newBuilder()
 			.method(method, body)
 			.build();
+		// reads are not traced: a span per cache miss would bury the writes
+		WriteTracing.Traced traced = "get".equals(verb) || "list".equals(verb) ? WriteTracing.Traced.NONE
+				: this.tracing.start(kind, verb, namespace, name, subresource);
 		try (Response response = this.client.getHttpClient().newCall(request).execute()) {
 			logRequest(verb, kind, object, subresource, Integer.toString(response.code()));
 			this.listener.requested(kind, verb, response.code());
 			String answer = (response.body() != null) ? response.body().string() : "";
 			if (!response.isSuccessful()) {
-				throw refused(kind, verb, object, subresource, response.code(), response.headers().toMultimap(),
-						answer);
+				ApiException refused = refused(kind, verb, object, subresource, response.code(),
+						response.headers().toMultimap(), answer);
+				traced.end(response.code(), refused);
+				throw refused;
 			}
+			traced.end(response.code(), null);
 			return answer;
 		}
 		catch (IOException ex) {
 			logRequest(verb, kind, object, subresource, "none (" + ex + ")");
 			this.listener.requested(kind, verb, 0);
+			traced.end(0, ex);
 			throw new ApiException(ex);
 		}
 	}

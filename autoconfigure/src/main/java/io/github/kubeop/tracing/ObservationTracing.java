@@ -1,0 +1,169 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.kubeop.tracing;
+
+import io.github.kubeop.handler.HandlerObserver;
+import io.github.kubeop.handler.HandlerTracing;
+import io.github.kubeop.handler.Trigger;
+import io.github.kubeop.informer.ResourceKind;
+import io.github.kubeop.queue.QueueMetrics;
+import io.github.kubeop.write.WriteTracing;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+/**
+ * Traces handler calls and their writes through Micrometer's Observation API. A handler
+ * call's observation is opened in scope on the worker thread for the whole call, so that
+ * a tracing bridge puts its trace and span ids into the logging MDC and the writes the
+ * call makes become its children. With a registry that has no handlers
+ * ({@link ObservationRegistry#isNoop()}, checked once when created), nothing is observed
+ * and nothing is allocated per call.
+ *
+ * @author Kubeop authors
+ */
+public class ObservationTracing implements HandlerTracing, WriteTracing {
+
+	private static final HandlerCallObservationConvention DEFAULT_HANDLER_CALL_CONVENTION = new DefaultHandlerCallObservationConvention();
+
+	private static final KubernetesWriteObservationConvention DEFAULT_WRITE_CONVENTION = new DefaultKubernetesWriteObservationConvention();
+
+	/**
+	 * How long the key a worker took last waited in its queue, set by the queue on the
+	 * worker's thread as it hands the key over, and taken by the call.
+	 */
+	private static final ThreadLocal<long[]> queueWait = ThreadLocal.withInitial(() -> new long[] { -1 });
+
+	private final ObservationRegistry registry;
+
+	private final boolean noop;
+
+	private final HandlerCallObservationConvention handlerCallConvention;
+
+	private final KubernetesWriteObservationConvention writeConvention;
+
+	/**
+	 * Creates tracing with the default conventions.
+	 * @param registry the registry
+	 */
+	public ObservationTracing(ObservationRegistry registry) {
+		this(registry, null, null);
+	}
+
+	/**
+	 * Creates tracing.
+	 * @param registry the registry
+	 * @param handlerCallConvention the convention of handler calls, {@code null} for the
+	 * default
+	 * @param writeConvention the convention of writes, {@code null} for the default
+	 */
+	public ObservationTracing(ObservationRegistry registry, HandlerCallObservationConvention handlerCallConvention,
+			KubernetesWriteObservationConvention writeConvention) {
+		this.registry = registry;
+		this.noop = registry.isNoop();
+		this.handlerCallConvention = handlerCallConvention;
+		this.writeConvention = writeConvention;
+	}
+
+	/**
+	 * Returns whether this tracing observes anything: {@code false} when the registry had
+	 * no handlers when this tracing was created.
+	 * @return whether calls and writes are observed
+	 */
+	public boolean isActive() {
+		return !this.noop;
+	}
+
+	@Override
+	public HandlerTracing.Traced start(String handler, String key, ResourceKind resource, Trigger trigger,
+			int attempt) {
+		if (this.noop) {
+			return HandlerTracing.Traced.NONE;
+		}
+		long[] waited = queueWait.get();
+		HandlerCallContext context = new HandlerCallContext(handler, key, resource, trigger, attempt, waited[0]);
+		// one wait per take: a second call in one turn did not wait
+		waited[0] = -1;
+		Observation observation = KubeopObservation.HANDLER_CALL
+			.observation(this.handlerCallConvention, DEFAULT_HANDLER_CALL_CONVENTION, () -> context, this.registry)
+			.start();
+		Observation.Scope scope = observation.openScope();
+		return (outcome, error) -> {
+			context.setOutcome(outcome);
+			if (error != null) {
+				observation.error(error);
+			}
+			scope.close();
+			observation.stop();
+		};
+	}
+
+	@Override
+	public WriteTracing.Traced start(ResourceKind resource, String verb, String namespace, String name,
+			String subresource) {
+		if (this.noop) {
+			return WriteTracing.Traced.NONE;
+		}
+		KubernetesWriteContext context = new KubernetesWriteContext(resource, verb, namespace, name, subresource);
+		// the parent is the observation in scope: the handler call that writes
+		Observation observation = KubeopObservation.KUBERNETES_WRITE
+			.observation(this.writeConvention, DEFAULT_WRITE_CONVENTION, () -> context, this.registry)
+			.start();
+		return (code, error) -> {
+			context.setStatusCode(code);
+			if (error != null) {
+				observation.error(error);
+			}
+			observation.stop();
+		};
+	}
+
+	@Override
+	public QueueMetrics queueMetrics(QueueMetrics metrics) {
+		if (this.noop) {
+			return metrics;
+		}
+		return new QueueMetrics() {
+
+			@Override
+			public void added(int priority) {
+				metrics.added(priority);
+			}
+
+			@Override
+			public void raised(int from, int to) {
+				metrics.raised(from, to);
+			}
+
+			@Override
+			public void taken(long waitedNanos, int priority) {
+				queueWait.get()[0] = waitedNanos;
+				metrics.taken(waitedNanos, priority);
+			}
+
+			@Override
+			public void done(long workedNanos) {
+				metrics.done(workedNanos);
+			}
+
+			@Override
+			public void retried() {
+				metrics.retried();
+			}
+
+		};
+	}
+
+}

@@ -552,21 +552,27 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	private void decodeItem(JsonReader reader, Consumer<T> onObject, Consumer<String> onUnreadable) throws IOException {
 		String path = reader.getPath();
 		T decoded;
-		try {
-			decoded = this.decoder.readListItem(reader);
+		String key;
+		// the decoder keeps the state of the object it reads: a load by name (another
+		// thread) must not read with it at the same time as the loop
+		synchronized (this.decoder) {
+			try {
+				decoded = this.decoder.readListItem(reader);
+			}
+			catch (RuntimeException ex) {
+				String skippedKey = this.decoder.skipRest(reader, path, ex);
+				skipped(skippedKey, ex);
+				onUnreadable.accept(skippedKey);
+				return;
+			}
+			key = this.decoder.key();
 		}
-		catch (RuntimeException ex) {
-			String key = this.decoder.skipRest(reader, path, ex);
-			skipped(key, ex);
-			onUnreadable.accept(key);
-			return;
-		}
-		T transformed = transform(decoded, this.decoder.key());
+		T transformed = transform(decoded, key);
 		if (transformed != null) {
 			onObject.accept(transformed);
 		}
 		else {
-			onUnreadable.accept(this.decoder.key());
+			onUnreadable.accept(key);
 		}
 	}
 
@@ -777,7 +783,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			return null;
 		}
 		try {
-			return this.decoder.readEvent(line);
+			synchronized (this.decoder) {
+				return this.decoder.readEvent(line);
+			}
 		}
 		catch (IOException | RuntimeException ex) {
 			return null;

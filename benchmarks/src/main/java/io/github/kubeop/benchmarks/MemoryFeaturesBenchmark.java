@@ -141,6 +141,15 @@ public final class MemoryFeaturesBenchmark {
 		Path docs = Path.of((args.length > 2) ? args[2] : "docs/src/docs/asciidoc");
 		Set<String> parts = Set.of(System.getProperty("memory.parts", "features,referenced").split(","));
 		Results results = new Results("memory");
+		// which parts ran is not a JVM flag the figures depend on
+		results.environment()
+			.put("jvmFlags",
+					String.join(" ",
+							ManagementFactory.getRuntimeMXBean()
+								.getInputArguments()
+								.stream()
+								.filter((flag) -> !flag.startsWith("-Dmemory."))
+								.toList()));
 		Path resultsDirectory = Path.of("benchmarks", "results");
 		Path previous = resultsDirectory.resolve("memory.json");
 		if (!parts.contains("features") && Files.exists(previous)) {

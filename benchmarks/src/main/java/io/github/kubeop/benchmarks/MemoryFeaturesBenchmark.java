@@ -38,6 +38,11 @@ import java.util.concurrent.Future;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.github.kubeop.annotation.OnAdd;
+import io.github.kubeop.annotation.References;
+import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
+import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
+import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.PartialObjectMetadata;
@@ -47,15 +52,32 @@ import io.github.kubeop.test.controlplane.ControlPlaneAssets;
 import io.github.kubeop.test.controlplane.LocalControlPlane;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentSpec;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.openapi.models.V1Secret;
+import io.kubernetes.client.openapi.models.V1SecretVolumeSource;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
+import io.kubernetes.client.openapi.models.V1Volume;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import org.openjdk.jol.info.GraphLayout;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Heap retained per cached object by Kubeop's informer with each memory feature: full
@@ -66,8 +88,19 @@ import org.openjdk.jol.info.GraphLayout;
  * divided by N. The objects carry managedFields (from their create) and a
  * {@code kubectl.kubernetes.io/last-applied-configuration} annotation (the object's own
  * JSON, as {@code kubectl apply} leaves it); the first round warms the JIT up and is
- * dropped. Samples go to {@code benchmarks/results/memory.json}, the table to
- * {@code _memory-figures.adoc} in the docs directory given.
+ * dropped.
+ * <p>
+ * A second part measures the referenced-only cache ({@code @References(referencedOnly =
+ * true)}): 5,000 Secrets ({@code -Dmemory.referenced-secrets}) of 1 KB of data each, 10
+ * of them referenced by a Deployment, and the heap the whole application context (the
+ * Deployment informer, the Secret informer, the handler) retains with the Secret informer
+ * synced, keeping referenced objects only against caching every Secret, the two
+ * alternating in the same JVM; measured as above, the first round dropped.
+ * <p>
+ * Samples go to {@code benchmarks/results/memory.json}, the tables to
+ * {@code _memory-figures.adoc} in the docs directory given. {@code -Dmemory.parts}
+ * ({@code features,referenced} by default) runs only the parts named; the rows of the
+ * parts not run are kept from the results file as they are.
  * <p>
  * Usage: {@code MemoryFeaturesBenchmark [repetitions] [count] [docs directory]}.
  *
@@ -84,6 +117,21 @@ public final class MemoryFeaturesBenchmark {
 
 	private static final int BREAKDOWN_ROWS = 14;
 
+	private static final String REFERENCED_WORKLOAD = "Secrets, 10 referenced";
+
+	private static final int SECRETS = Integer.getInteger("memory.referenced-secrets", 5_000);
+
+	private static final int REFERENCED = 10;
+
+	private static final String REFERENCES_PATH = "spec.template.spec.volumes[].secret.secretName";
+
+	private static final String CACHED = "objectsCached";
+
+	private static final String RETAINED = "retainedKiB";
+
+	/** The client the application contexts of the referenced-only part use. */
+	private static volatile ApiClient referencedClient;
+
 	private MemoryFeaturesBenchmark() {
 	}
 
@@ -91,12 +139,31 @@ public final class MemoryFeaturesBenchmark {
 		int repetitions = (args.length > 0) ? Integer.parseInt(args[0]) : 3;
 		int count = (args.length > 1) ? Integer.parseInt(args[1]) : 2000;
 		Path docs = Path.of((args.length > 2) ? args[2] : "docs/src/docs/asciidoc");
+		Set<String> parts = Set.of(System.getProperty("memory.parts", "features,referenced").split(","));
 		Results results = new Results("memory");
+		// which parts ran is not a JVM flag the figures depend on
+		results.environment()
+			.put("jvmFlags",
+					String.join(" ",
+							ManagementFactory.getRuntimeMXBean()
+								.getInputArguments()
+								.stream()
+								.filter((flag) -> !flag.startsWith("-Dmemory."))
+								.toList()));
+		Path resultsDirectory = Path.of("benchmarks", "results");
+		Path previous = resultsDirectory.resolve("memory.json");
+		if (!parts.contains("features") && Files.exists(previous)) {
+			// a partial run keeps the other rows as the last full run measured them
+			keep(Results.read(previous), results, (row) -> !row.workload().equals(REFERENCED_WORKLOAD));
+		}
 		Map<Variant, Footprint> breakdown = new EnumMap<>(Variant.class);
 		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve())) {
 			ApiClient client = controlPlane.apiClient();
 			client.setReadTimeout(0);
 			for (Workload workload : Workload.values()) {
+				if (!parts.contains("features")) {
+					break;
+				}
 				String namespace = "memory-" + workload.plural;
 				populate(client, workload, namespace, count);
 				for (int repetition = -1; repetition < repetitions; repetition++) {
@@ -116,8 +183,14 @@ public final class MemoryFeaturesBenchmark {
 				}
 				new CoreV1Api(client).deleteNamespace(namespace).execute();
 			}
+			if (parts.contains("referenced")) {
+				measureReferencedOnly(repetitions, controlPlane, results);
+			}
 		}
-		results.write(Path.of("benchmarks", "results"));
+		if (!parts.contains("referenced") && Files.exists(previous)) {
+			keep(Results.read(previous), results, (row) -> row.workload().equals(REFERENCED_WORKLOAD));
+		}
+		results.write(resultsDirectory);
 		writeFigures(results, count, docs);
 		writeBreakdown(breakdown, count, docs);
 	}
@@ -142,6 +215,124 @@ public final class MemoryFeaturesBenchmark {
 		}
 		registry.stop();
 		return Math.max(0, after - before) / count;
+	}
+
+	private static void keep(Results from, Results to, java.util.function.Predicate<Results.Row> which) {
+		for (Results.Row row : from.rows()) {
+			if (which.test(row)) {
+				row.samples()
+					.forEach((metric, values) -> values
+						.forEach((value) -> to.add(row.workload(), row.objects(), row.contender(), metric, value)));
+			}
+		}
+	}
+
+	/**
+	 * Measures the referenced-only cache against caching every Secret, alternating which
+	 * goes first, the first round dropped.
+	 */
+	private static void measureReferencedOnly(int repetitions, LocalControlPlane controlPlane, Results results)
+			throws Exception {
+		String namespace = "memory-referenced";
+		ApiClient client = controlPlane.apiClient();
+		client.setReadTimeout(0);
+		referencedClient = client;
+		populateSecrets(client, namespace);
+		List<Cache> caches = List.of(Cache.values());
+		for (int repetition = -1; repetition < repetitions; repetition++) {
+			List<Cache> order = new ArrayList<>(caches);
+			if (repetition % 2 != 0) {
+				java.util.Collections.reverse(order);
+			}
+			for (Cache cache : order) {
+				long[] measured = retainedBy(cache, namespace);
+				if (repetition >= 0) {
+					results.add(REFERENCED_WORKLOAD, SECRETS, cache.title, CACHED, measured[0]);
+					results.add(REFERENCED_WORKLOAD, SECRETS, cache.title, RETAINED, measured[1] / 1024.0);
+					System.out.printf(Locale.ROOT, "%s of %,d: %s: %,d cached, %,d KiB retained%n", REFERENCED_WORKLOAD,
+							SECRETS, cache.title, measured[0], measured[1] / 1024);
+				}
+			}
+		}
+		new CoreV1Api(client).deleteNamespace(namespace).execute();
+	}
+
+	/**
+	 * Starts an application context with the handler of the cache given, waits until its
+	 * Secret informer holds what it should, and returns the objects it caches and the
+	 * heap the context retains then, in bytes.
+	 */
+	private static long[] retainedBy(Cache cache, String namespace) throws InterruptedException {
+		long before = usedAfterGc();
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(ReferencesApplication.class,
+				cache.handler)
+			.web(WebApplicationType.NONE)
+			.logStartupInfo(false)
+			.properties("kubeop.informers.namespaces=" + namespace, "spring.main.banner-mode=off")
+			.run()) {
+			ResourceInformer<?> secrets = context.getBean(InformerRegistry.class)
+				.informers()
+				.stream()
+				.filter((informer) -> informer.spec().name().equals(cache.informer))
+				.findFirst()
+				.orElseThrow();
+			int expected = cache.expected();
+			long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+			while (secrets.indexer().listKeys().size() != expected) {
+				if (System.nanoTime() > deadline) {
+					throw new IllegalStateException(cache.title + " cached " + secrets.indexer().listKeys().size()
+							+ " Secrets, not " + expected);
+				}
+				Thread.sleep(50);
+			}
+			long after = usedAfterGc();
+			int cached = secrets.indexer().listKeys().size();
+			if (cached != expected) {
+				throw new IllegalStateException(cache.title + " cached " + cached + " Secrets, not " + expected);
+			}
+			return new long[] { cached, Math.max(0, after - before) };
+		}
+	}
+
+	/**
+	 * Creates the Secrets, 1 KB of data each, and one Deployment whose Pod template
+	 * mounts the first ten.
+	 */
+	private static void populateSecrets(ApiClient client, String namespace) throws Exception {
+		CoreV1Api core = new CoreV1Api(client);
+		core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace))).execute();
+		String payload = "x".repeat(1024);
+		ExecutorService executor = Executors.newFixedThreadPool(8);
+		try {
+			List<Future<?>> creates = new ArrayList<>();
+			for (int i = 0; i < SECRETS; i++) {
+				String name = "secret-" + i;
+				creates.add(executor.submit(
+						() -> core
+							.createNamespacedSecret(namespace,
+									new V1Secret().metadata(new V1ObjectMeta().name(name))
+										.stringData(Map.of("v", payload)))
+							.execute()));
+			}
+			for (Future<?> create : creates) {
+				create.get();
+			}
+		}
+		finally {
+			executor.shutdown();
+		}
+		V1PodSpec pod = new V1PodSpec().addContainersItem(new V1Container().name("app").image("nginx"));
+		for (int i = 0; i < REFERENCED; i++) {
+			pod.addVolumesItem(
+					new V1Volume().name("secret-" + i).secret(new V1SecretVolumeSource().secretName("secret-" + i)));
+		}
+		new AppsV1Api(client)
+			.createNamespacedDeployment(namespace,
+					new V1Deployment().metadata(new V1ObjectMeta().name("consumer"))
+						.spec(new V1DeploymentSpec().selector(new V1LabelSelector().matchLabels(Map.of("app", "c")))
+							.template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(Map.of("app", "c")))
+								.spec(pod))))
+			.execute();
 	}
 
 	/**
@@ -278,10 +469,42 @@ public final class MemoryFeaturesBenchmark {
 			table.append('\n');
 		}
 		table.append("|===\n");
+		writeReferencedOnly(results, table);
 		Files.createDirectories(docs);
 		Path file = docs.resolve("_memory-figures.adoc");
 		Files.writeString(file, table, StandardCharsets.UTF_8);
 		System.out.println("Wrote " + file);
+	}
+
+	private static void writeReferencedOnly(Results results, StringBuilder table) {
+		List<Results.Row> rows = results.rows()
+			.stream()
+			.filter((row) -> row.workload().equals(REFERENCED_WORKLOAD))
+			.toList();
+		if (rows.isEmpty()) {
+			return;
+		}
+		Results.Row first = rows.get(0);
+		table.append(String.format(Locale.ROOT,
+				"%n[[memory.referenced-only]]%nThe referenced-only cache (`@References(referencedOnly = true)`): "
+						+ "%,d Secrets of 1 KB of data each, %d of them referenced by a Deployment; heap the whole "
+						+ "application context retains with its Secret informer synced, median of %d runs, the two "
+						+ "alternating in one JVM:%n%n",
+				first.objects(), REFERENCED, first.metric(RETAINED).size()));
+		table.append("[cols=\"3,>1,>1,>1\",options=\"header\"]\n|===\n");
+		table.append("| Secret informer | Secrets cached | Heap retained (KiB) | vs. caching every Secret\n\n");
+		double everything = rows.stream()
+			.filter((row) -> row.contender().equals(Cache.EVERYTHING.title))
+			.findFirst()
+			.map((row) -> Results.median(row.metric(RETAINED)))
+			.orElse(-1.0);
+		for (Results.Row row : rows) {
+			double retained = Results.median(row.metric(RETAINED));
+			table.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %s%n", row.contender(),
+					Results.median(row.metric(CACHED)), retained,
+					(everything > 0) ? String.format(Locale.ROOT, "%.2fx", retained / everything) : "n/a"));
+		}
+		table.append("|===\n");
 	}
 
 	private static double median(Results results, Workload workload, String variant) {
@@ -327,6 +550,74 @@ public final class MemoryFeaturesBenchmark {
 
 		long count(Class<?> type) {
 			return this.counts.getOrDefault(type, 0L);
+		}
+
+	}
+
+	/**
+	 * The two caches of the referenced Secrets.
+	 */
+	private enum Cache {
+
+		REFERENCED_ONLY("referenced objects only (referencedOnly = true)", ReferencedOnlyHandler.class,
+				"v1Secret-referenced"),
+
+		EVERYTHING("every Secret (referencedOnly = false)", EverythingHandler.class, "v1Secret");
+
+		private final String title;
+
+		private final Class<?> handler;
+
+		private final String informer;
+
+		Cache(String title, Class<?> handler, String informer) {
+			this.title = title;
+			this.handler = handler;
+			this.informer = informer;
+		}
+
+		int expected() {
+			return (this == REFERENCED_ONLY) ? REFERENCED : SECRETS;
+		}
+
+	}
+
+	/**
+	 * The application of the referenced-only part: Kubeop's client, informers and
+	 * handlers, on the benchmark's control plane.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ KubeopClientAutoConfiguration.class, KubeopInformersAutoConfiguration.class,
+			KubeopHandlersAutoConfiguration.class })
+	static class ReferencesApplication {
+
+		@Bean
+		ApiClient apiClient() {
+			return referencedClient;
+		}
+
+	}
+
+	/**
+	 * Caches the Secrets a Deployment mounts, and no other.
+	 */
+	@References(value = V1Secret.class, path = REFERENCES_PATH, referencedOnly = true)
+	static class ReferencedOnlyHandler {
+
+		@OnAdd
+		void added(V1Deployment deployment) {
+		}
+
+	}
+
+	/**
+	 * The same relation, caching every Secret.
+	 */
+	@References(value = V1Secret.class, path = REFERENCES_PATH)
+	static class EverythingHandler {
+
+		@OnAdd
+		void added(V1Deployment deployment) {
 		}
 
 	}

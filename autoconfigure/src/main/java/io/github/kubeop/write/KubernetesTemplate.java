@@ -804,7 +804,7 @@ public class KubernetesTemplate {
 			if (cached != null) {
 				return caughtUp(cached, last) ? new CacheLookup(true, cached) : CacheLookup.NOT_ANSWERED;
 			}
-			if (!StringUtils.hasText(informer.spec().labelSelector())) {
+			if (holdsEveryObject(informer)) {
 				complete = informer;
 			}
 		}
@@ -815,6 +815,15 @@ public class KubernetesTemplate {
 			return new CacheLookup(true, null);
 		}
 		return CacheLookup.NOT_ANSWERED;
+	}
+
+	/**
+	 * Whether an informer holds every object of its scope, whatever its labels: none with
+	 * a label selector, nor one that keeps only referenced objects, can say that an
+	 * object it does not hold is gone.
+	 */
+	private static boolean holdsEveryObject(ResourceInformer<?> informer) {
+		return !StringUtils.hasText(informer.spec().labelSelector()) && !informer.keepsOnlySome();
 	}
 
 	/**
@@ -838,7 +847,7 @@ public class KubernetesTemplate {
 	 */
 	private ResourceInformer<?> completeInformer(ResourceKind kind, String namespace) {
 		for (ResourceInformer<?> informer : this.informers.informers()) {
-			if (covers(informer, kind, namespace) && !StringUtils.hasText(informer.spec().labelSelector())
+			if (covers(informer, kind, namespace) && holdsEveryObject(informer)
 					&& (namespace != null || !kind.namespaced() || informer.spec().namespaces().isEmpty())) {
 				return informer;
 			}

@@ -1464,8 +1464,8 @@ public class KubernetesTemplate {
 	 * wanted entries are compared with the current entries of their type.
 	 */
 	static boolean contains(JsonElement actual, JsonElement wanted) {
-		if (isUnset(wanted)) {
-			return isUnset(actual);
+		if (LiveComparison.isUnset(wanted)) {
+			return LiveComparison.isUnset(actual);
 		}
 		if (wanted.isJsonObject()) {
 			if (actual == null || !actual.isJsonObject()) {
@@ -1513,22 +1513,6 @@ public class KubernetesTemplate {
 		return list.asList()
 			.stream()
 			.allMatch((item) -> item.isJsonObject() && item.getAsJsonObject().get("type") instanceof JsonPrimitive);
-	}
-
-	private static boolean isUnset(JsonElement element) {
-		if (element == null || element.isJsonNull()) {
-			return true;
-		}
-		if (element.isJsonPrimitive()) {
-			JsonPrimitive primitive = element.getAsJsonPrimitive();
-			return (primitive.isBoolean() && !primitive.getAsBoolean())
-					|| (primitive.isNumber() && primitive.getAsBigDecimal().signum() == 0)
-					|| (primitive.isString() && primitive.getAsString().isEmpty());
-		}
-		if (element.isJsonArray()) {
-			return element.getAsJsonArray().isEmpty();
-		}
-		return element.getAsJsonObject().entrySet().stream().allMatch((entry) -> isUnset(entry.getValue()));
 	}
 
 	private static String serverReason(String answer) {

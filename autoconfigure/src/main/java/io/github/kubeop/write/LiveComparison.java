@@ -132,7 +132,11 @@ final class LiveComparison {
 		}
 	}
 
-	private static boolean isUnset(JsonElement element) {
+	/**
+	 * Whether a value is as good as absent: null, false, zero, empty, or an object of
+	 * such values, as JSON's {@code omitempty} leaves them out.
+	 */
+	static boolean isUnset(JsonElement element) {
 		if (element == null || element.isJsonNull()) {
 			return true;
 		}

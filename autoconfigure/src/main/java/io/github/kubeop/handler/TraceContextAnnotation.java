@@ -45,8 +45,6 @@ public final class TraceContextAnnotation {
 	 */
 	public static final String NAME = "kubeop.io/traceparent";
 
-	private static final Gson gson = new JSON().getGson();
-
 	private TraceContextAnnotation() {
 	}
 
@@ -117,7 +115,7 @@ public final class TraceContextAnnotation {
 	private static JsonObject withoutCarrier(KubernetesObject object) {
 		// a copy: the objects are the informer's, shared with every reader
 		JsonElement json = (object instanceof DynamicKubernetesObject dynamic) ? dynamic.getRaw().deepCopy()
-				: gson.toJsonTree(object);
+				: Models.gson.toJsonTree(object);
 		JsonObject copy = json.getAsJsonObject();
 		if (copy.get("metadata") instanceof JsonObject metadata) {
 			metadata.remove("resourceVersion");
@@ -130,6 +128,16 @@ public final class TraceContextAnnotation {
 			}
 		}
 		return copy;
+	}
+
+	/**
+	 * The client's Gson, made on the first comparison only: most applications never see a
+	 * trace context change.
+	 */
+	private static final class Models {
+
+		static final Gson gson = new JSON().getGson();
+
 	}
 
 }

@@ -21,6 +21,8 @@ import io.github.kubeop.handler.Trigger;
 import io.github.kubeop.informer.ResourceKind;
 import io.github.kubeop.write.WriteTracing;
 import io.micrometer.common.KeyValues;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
 import io.micrometer.tracing.test.simple.SimpleSpan;
@@ -71,6 +73,45 @@ class ObservationTracingTests {
 		assertThat(tracing.start("apps", "ns/shop", CONFIG_MAPS, Trigger.CHANGED, 1, null))
 			.isSameAs(HandlerTracing.Traced.NONE);
 		assertThat(tracing.start(CONFIG_MAPS, "apply", "ns", "shop", "")).isSameAs(WriteTracing.Traced.NONE);
+	}
+
+	@Test
+	void aTracingHandlerThatThrowsNeitherFailsNorBlocksACallOrAWrite() {
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig().observationHandler(new ObservationHandler<>() {
+
+			@Override
+			public void onStart(Observation.Context context) {
+				throw new IllegalStateException("the backend is down");
+			}
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+		});
+		ObservationTracing tracing = new ObservationTracing(registry);
+		HandlerTracing.Traced call = tracing.start("apps", "ns/shop", CONFIG_MAPS, Trigger.CHANGED, 1, null);
+		call.end(HandlerObserver.Outcome.SUCCESS, null);
+		WriteTracing.Traced write = tracing.start(CONFIG_MAPS, "apply", "ns", "shop", "");
+		assertThat(write.traceContext()).isNull();
+		write.end(200, null);
+	}
+
+	@Test
+	void aMalformedTraceContextIsCountedAndNotContinued() {
+		SimpleTracer tracer = new SimpleTracer();
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig().observationHandler(new DefaultTracingObservationHandler(tracer));
+		ObservationTracing tracing = new ObservationTracing(registry);
+		tracing.start("apps", "ns/shop", CONFIG_MAPS, Trigger.CHANGED, 1, "00-not-a-trace-context")
+			.end(HandlerObserver.Outcome.SUCCESS, null);
+		tracing
+			.start("apps", "ns/shop", CONFIG_MAPS, Trigger.CHANGED, 1,
+					"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+			.end(HandlerObserver.Outcome.SUCCESS, null);
+		assertThat(tracing.rejectedTraceContexts()).isEqualTo(1);
 	}
 
 }

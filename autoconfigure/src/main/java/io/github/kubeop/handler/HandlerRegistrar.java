@@ -594,6 +594,18 @@ public class HandlerRegistrar {
 	}
 
 	/**
+	 * Returns whether a handler maps referenced objects to its primaries by a
+	 * {@link ReferenceMapper}, whose failures {@link #referenceMappingFailures(String)}
+	 * counts.
+	 * @param handler the handler name
+	 * @return whether the handler has a reference mapper
+	 */
+	public synchronized boolean mapsReferencesByFunction(String handler) {
+		return this.referenceWatchers.stream()
+			.anyMatch((watcher) -> watcher.handler().equals(handler) && watcher.mapsByFunction());
+	}
+
+	/**
 	 * Returns how often the reference mappers of a handler threw.
 	 * @param handler the handler name
 	 * @return the number of failed mappings

@@ -112,8 +112,7 @@ final class CpuTimedStartup implements ApplicationStartup {
 
 		@Override
 		public void end() {
-			CpuTimedStartup.this.cpuNanos.put(this.step.getId(),
-					threads.getCurrentThreadCpuTime() - this.cpuAtStart);
+			CpuTimedStartup.this.cpuNanos.put(this.step.getId(), threads.getCurrentThreadCpuTime() - this.cpuAtStart);
 			this.step.end();
 		}
 

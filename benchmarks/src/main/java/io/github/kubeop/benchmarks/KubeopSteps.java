@@ -61,8 +61,7 @@ final class KubeopSteps {
 			if (!isKubeop(event.getStartupStep(), beanFactory) || hasKubeopAncestor(event, byId, beanFactory)) {
 				continue;
 			}
-			double millis = millisOf.applyAsDouble(event)
-					- otherBeansInside(event, timeline, beanFactory, millisOf);
+			double millis = millisOf.applyAsDouble(event) - otherBeansInside(event, timeline, beanFactory, millisOf);
 			String bean = tag(event.getStartupStep(), "beanName");
 			if (event.getStartupStep().getName().startsWith("spring.context.beandef-registry")) {
 				registrar += millis;

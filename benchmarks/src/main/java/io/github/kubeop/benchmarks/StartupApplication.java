@@ -78,7 +78,6 @@ public class StartupApplication {
 		double main = epochMillis();
 		phases.put("jvmStart", (double) ManagementFactory.getRuntimeMXBean().getStartTime());
 		phases.put("main", main);
-		SpringApplication application = new SpringApplication(source);
 		cpu("main");
 		SpringApplication application = new SpringApplication(source);
 		CpuTimedStartup startup = new CpuTimedStartup(new BufferingApplicationStartup(100_000));
@@ -118,8 +117,8 @@ public class StartupApplication {
 	 * Notes, under the phase's name with {@code CpuMain} and {@code CpuProcess} appended,
 	 * the CPU time the main thread (the one calling, which refreshes the context) and the
 	 * whole process (JIT and GC threads and the informers' threads included) have used so
-	 * far, in milliseconds: what a phase cost in CPU, which other processes on the machine
-	 * change far less than its wall-clock time.
+	 * far, in milliseconds: what a phase cost in CPU, which other processes on the
+	 * machine change far less than its wall-clock time.
 	 */
 	private static void cpu(String phase) {
 		phases.put(phase + "CpuMain", ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e6);

@@ -118,8 +118,8 @@ public final class StartupBenchmark {
 	/**
 	 * The applications measured, alternately: Kubeop's on Java 17, the same application
 	 * without Kubeop, Kubeop's processed ahead of time by Spring, and that on Java 25
-	 * without and with the JDK's AOT cache; and, given a jar of the same application built
-	 * on an older Kubeop, that on Java 17 (the "before" column).
+	 * without and with the JDK's AOT cache; and, given a jar of the same application
+	 * built on an older Kubeop, that on Java 17 (the "before" column).
 	 * @param before the older build's jar, or {@code null}
 	 */
 	static List<Variant> variants(Path before) {

@@ -119,6 +119,13 @@ public class KubeopProperties {
 		 */
 		private String certificateDirectory;
 
+		/**
+		 * How often the files in the certificate directory are read again, so that a
+		 * renewed certificate (cert-manager renews the Secret, the kubelet updates the
+		 * mounted files) is served without a restart.
+		 */
+		private Duration certificateReloadInterval = Duration.ofSeconds(10);
+
 		private final Local local = new Local();
 
 		public boolean isEnabled() {
@@ -151,6 +158,14 @@ public class KubeopProperties {
 
 		public void setCertificateDirectory(String certificateDirectory) {
 			this.certificateDirectory = certificateDirectory;
+		}
+
+		public Duration getCertificateReloadInterval() {
+			return this.certificateReloadInterval;
+		}
+
+		public void setCertificateReloadInterval(Duration certificateReloadInterval) {
+			this.certificateReloadInterval = certificateReloadInterval;
 		}
 
 		public Local getLocal() {

@@ -86,15 +86,11 @@ class CertificateRotationIntegrationTests {
 		SelfSignedCertificates second = SelfSignedCertificates.create(List.of());
 		mount(directory, first, "..2026_first");
 		String name = "rotating-" + type.name().toLowerCase();
-		// the first authority is registered with the configurations; the files serve its
-		// certificate
+		// the configurations are registered with the first authority, read from ca.crt
 		try (ConfigurableApplicationContext operator = new SpringApplicationBuilder(
 				WebhooksIntegrationTests.WidgetOperator.class)
 			.web(type)
-			.initializers((context) -> {
-				context.getBeanFactory().registerSingleton("kubeopTestApiClient", admin);
-				context.getBeanFactory().registerSingleton("kubeopWebhookCertificates", first);
-			})
+			.initializers((context) -> context.getBeanFactory().registerSingleton("kubeopTestApiClient", admin))
 			.run("--server.port=0", "--kubeop.webhooks.port=0", "--kubeop.webhooks.local.register=true",
 					"--kubeop.webhooks.certificate-directory=" + directory,
 					"--kubeop.webhooks.certificate-reload-interval=200ms", "--spring.application.name=" + name,
@@ -115,9 +111,10 @@ class CertificateRotationIntegrationTests {
 	}
 
 	/**
-	 * Writes the serving certificate and key as the kubelet writes a Secret's files: into
-	 * a new directory, then swapping the {@code ..data} link to it, {@code tls.crt} and
-	 * {@code tls.key} being links through {@code ..data}.
+	 * Writes the authority, serving certificate and key as the kubelet writes the files
+	 * of cert-manager's Secret: into a new directory, then swapping the {@code ..data}
+	 * link to it, {@code ca.crt}, {@code tls.crt} and {@code tls.key} being links through
+	 * {@code ..data}.
 	 */
 	private static void mount(Path directory, SelfSignedCertificates certificates, String version)
 			throws IOException, GeneralSecurityException {
@@ -125,10 +122,11 @@ class CertificateRotationIntegrationTests {
 		KeyStore store = certificates.keyStore();
 		Files.writeString(data.resolve("tls.crt"), pem(store.getCertificateChain(SelfSignedCertificates.ALIAS)[0]));
 		Files.writeString(data.resolve("tls.key"), pem(store.getKey(SelfSignedCertificates.ALIAS, new char[0])));
+		Files.writeString(data.resolve("ca.crt"), certificates.authorityPem());
 		Path link = Files.createSymbolicLink(directory.resolve("..data_tmp"), data.getFileName());
 		Files.move(link, directory.resolve("..data"), StandardCopyOption.ATOMIC_MOVE,
 				StandardCopyOption.REPLACE_EXISTING);
-		for (String file : List.of("tls.crt", "tls.key")) {
+		for (String file : List.of("ca.crt", "tls.crt", "tls.key")) {
 			if (!Files.exists(directory.resolve(file), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
 				Files.createSymbolicLink(directory.resolve(file), Path.of("..data", file));
 			}

@@ -51,6 +51,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
@@ -192,7 +193,15 @@ public final class KubeopWebhooksAutoConfiguration {
 	@ConditionalOnClass({ Filter.class, TomcatServletWebServerFactory.class })
 	static class ServletWebhooksConfiguration {
 
+		/**
+		 * The self-signed serving certificate, made when the webhook connector or the
+		 * local registration first asks for it: generating its two RSA keys took most of
+		 * Kubeop's start-up on the main thread (seconds in a cold JVM) in every
+		 * application on Tomcat, webhooks or not.
+		 * @return the certificates
+		 */
 		@Bean
+		@Lazy
 		@ConditionalOnMissingBean
 		SelfSignedCertificates kubeopWebhookCertificates() {
 			return SelfSignedCertificates.create(List.of());

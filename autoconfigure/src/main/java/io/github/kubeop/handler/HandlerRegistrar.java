@@ -628,7 +628,8 @@ public class HandlerRegistrar {
 			@Override
 			public void onUpdate(O oldObject, O newObject) {
 				if (!Objects.equals(oldObject.getMetadata().getResourceVersion(),
-						newObject.getMetadata().getResourceVersion())) {
+						newObject.getMetadata().getResourceVersion())
+						&& !TraceContextAnnotation.isOnlyChange(oldObject, newObject)) {
 					enqueueOwners(owner, ownerKind, oldObject, newObject, owned);
 				}
 			}

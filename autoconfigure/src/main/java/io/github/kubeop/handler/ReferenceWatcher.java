@@ -264,7 +264,8 @@ final class ReferenceWatcher<S extends KubernetesObject> {
 		@Override
 		public void onUpdate(S oldObject, S newObject) {
 			if (!Objects.equals(oldObject.getMetadata().getResourceVersion(),
-					newObject.getMetadata().getResourceVersion())) {
+					newObject.getMetadata().getResourceVersion())
+					&& !TraceContextAnnotation.isOnlyChange(oldObject, newObject)) {
 				enqueuePrimaries(oldObject, newObject);
 			}
 		}

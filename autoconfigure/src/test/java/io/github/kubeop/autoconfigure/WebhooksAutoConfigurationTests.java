@@ -98,6 +98,15 @@ class WebhooksAutoConfigurationTests {
 	}
 
 	@Test
+	void anApplicationWithoutWebhooksGeneratesNoCertificate() {
+		this.web.run((context) -> {
+			TomcatServletWebServerFactory factory = new TomcatServletWebServerFactory();
+			context.getBean(TomcatWebhookConnector.class).customize(factory);
+			assertThat(context.getBeanFactory().containsSingleton("kubeopWebhookCertificates")).isFalse();
+		});
+	}
+
+	@Test
 	void anApplicationWithWebhooksGetsATlsConnectorOnTheWebhookPort() {
 		this.web.withBean(GoodWebhooks.class).withPropertyValues("kubeop.webhooks.port=9555").run((context) -> {
 			TomcatServletWebServerFactory factory = new TomcatServletWebServerFactory();
@@ -107,6 +116,7 @@ class WebhooksAutoConfigurationTests {
 				assertThat(connector.getSecure()).isTrue();
 				assertThat(connector.findSslHostConfigs()).hasSize(1);
 			});
+			assertThat(context.getBeanFactory().containsSingleton("kubeopWebhookCertificates")).isTrue();
 		});
 	}
 

@@ -114,8 +114,10 @@ public class KubeopProperties {
 		/**
 		 * Directory with the serving certificate and key as tls.crt and tls.key (the
 		 * Secret cert-manager issues, mounted as controller-runtime's
-		 * /tmp/k8s-webhook-server/serving-certs). When unset, a certificate authority and
-		 * a serving certificate for the loopback names are made at startup.
+		 * /tmp/k8s-webhook-server/serving-certs), read again when they change; its ca.crt
+		 * is the authority a local registration gives the API server. When unset, a
+		 * certificate authority and a serving certificate for the loopback names are made
+		 * at startup.
 		 */
 		private String certificateDirectory;
 

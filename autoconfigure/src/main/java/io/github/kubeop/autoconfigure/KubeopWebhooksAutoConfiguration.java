@@ -16,6 +16,9 @@
 
 package io.github.kubeop.autoconfigure;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.IntSupplier;
@@ -42,6 +45,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationContext;
@@ -131,7 +135,28 @@ public final class KubeopWebhooksAutoConfiguration {
 			.toLowerCase(Locale.ROOT)
 			.replaceAll("[^a-z0-9-]", "-");
 		return new LocalWebhookRegistration(registry, client, properties.getWebhooks().getLocal().getHost(), port,
-				() -> certificates.getObject().authorityPem(), name);
+				() -> authorityPem(properties.getWebhooks(), certificates), name);
+	}
+
+	/**
+	 * Returns the authority of the served certificate: the one made at startup, or the
+	 * {@code ca.crt} of the certificate directory (cert-manager's Secret holds it).
+	 */
+	private static String authorityPem(KubeopProperties.Webhooks properties,
+			ObjectProvider<SelfSignedCertificates> certificates) {
+		String directory = properties.getCertificateDirectory();
+		if (directory == null) {
+			return certificates.getObject().authorityPem();
+		}
+		Path authority = Path.of(directory, "ca.crt");
+		try {
+			return Files.readString(authority);
+		}
+		catch (IOException ex) {
+			throw new InvalidConfigurationPropertyValueException("kubeop.webhooks.certificate-directory", directory,
+					"kubeop.webhooks.local.register gives the API server the authority of the served certificate, "
+							+ "which must be in this directory as ca.crt (" + ex + ")");
+		}
 	}
 
 	private static WebhookObserver composite(List<WebhookObserver> observers) {

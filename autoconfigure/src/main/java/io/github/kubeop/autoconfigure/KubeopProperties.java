@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.kubeop.handler.QueueSettings;
+import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ListStrategy;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -1005,6 +1006,13 @@ public class KubeopProperties {
 		private Duration pingInterval = Duration.ofSeconds(30);
 
 		/**
+		 * The encoding lists and watches ask the API server for: 'protobuf' for the
+		 * built-in kinds, as client-go does (custom resources, and a server that answers
+		 * JSON, are read as JSON), or 'json'.
+		 */
+		private InformerSpec.Encoding encoding = InformerSpec.Encoding.DEFAULT;
+
+		/**
 		 * Number of objects per page of an initial list.
 		 */
 		private int pageSize = 500;
@@ -1078,6 +1086,14 @@ public class KubeopProperties {
 
 		public void setPingInterval(Duration pingInterval) {
 			this.pingInterval = pingInterval;
+		}
+
+		public InformerSpec.Encoding getEncoding() {
+			return this.encoding;
+		}
+
+		public void setEncoding(InformerSpec.Encoding encoding) {
+			this.encoding = encoding;
 		}
 
 		public int getPageSize() {
@@ -1160,6 +1176,12 @@ public class KubeopProperties {
 		 * for all of them instead of once per object. The objects keep every value.
 		 */
 		private boolean lean = true;
+
+		/**
+		 * The encoding this informer's lists and watches ask for, 'protobuf' or 'json';
+		 * kubeop.informers.encoding when not set.
+		 */
+		private InformerSpec.Encoding encoding;
 
 		/**
 		 * Names of IndexFunction beans whose indexes the cache keeps; the bean name is
@@ -1252,6 +1274,14 @@ public class KubeopProperties {
 
 		public void setLean(boolean lean) {
 			this.lean = lean;
+		}
+
+		public InformerSpec.Encoding getEncoding() {
+			return this.encoding;
+		}
+
+		public void setEncoding(InformerSpec.Encoding encoding) {
+			this.encoding = encoding;
 		}
 
 		public List<String> getIndexers() {

@@ -129,7 +129,9 @@ class DefaultWorkQueueTests {
 		});
 		drainer.start();
 		await().atMost(Duration.ofSeconds(30)).until(() -> this.queue.isShuttingDown());
-		await().atMost(Duration.ofSeconds(30)).until(() -> drainer.getState() == Thread.State.WAITING);
+		// the drainer waits for the item, or (wrongly) returned already
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> drainer.getState() == Thread.State.WAITING || drained.getCount() == 0);
 		doneCalled.set(true);
 		this.queue.done(item);
 		assertThat(drained.await(30, TimeUnit.SECONDS)).isTrue();

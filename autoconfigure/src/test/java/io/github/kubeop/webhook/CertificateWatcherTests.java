@@ -43,42 +43,43 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  */
 class CertificateWatcherTests {
 
-	private final SelfSignedCertificates first = SelfSignedCertificates.create(List.of());
+	// shared: an RSA key pair takes long to make on a loaded machine
+	private static final SelfSignedCertificates first = SelfSignedCertificates.create(List.of());
 
-	private final SelfSignedCertificates second = SelfSignedCertificates.create(List.of());
+	private static final SelfSignedCertificates second = SelfSignedCertificates.create(List.of());
 
 	@TempDir
 	Path directory;
 
 	@Test
 	void aCertificateWithoutItsKeyIsNotTakenUntilTheKeyArrives() throws Exception {
-		write("tls.crt", certificate(this.first));
-		write("tls.key", key(this.first));
+		write("tls.crt", certificate(first));
+		write("tls.key", key(first));
 		CertificateWatcher watcher = CertificateWatcher.watching(this.directory, Duration.ofHours(1));
-		write("tls.crt", certificate(this.second));
+		write("tls.crt", certificate(second));
 		assertThatIllegalArgumentException().isThrownBy(watcher::reload)
 			.withMessage("tls.key is not the key of the certificate in tls.crt");
-		assertThat(watcher.certificate()).isEqualTo(certificate(this.first));
-		write("tls.key", key(this.second));
+		assertThat(watcher.certificate()).isEqualTo(certificate(first));
+		write("tls.key", key(second));
 		assertThat(watcher.reload()).isTrue();
-		assertThat(watcher.certificate()).isEqualTo(certificate(this.second));
+		assertThat(watcher.certificate()).isEqualTo(certificate(second));
 		assertThat(watcher.reload()).isFalse();
 	}
 
 	@Test
 	void aHandshakeBegunBeforeAChangeFindsTheKeyOfTheAliasItChose() throws Exception {
-		write("tls.crt", certificate(this.first));
-		write("tls.key", key(this.first));
+		write("tls.crt", certificate(first));
+		write("tls.key", key(first));
 		CertificateWatcher watcher = CertificateWatcher.watching(this.directory, Duration.ofHours(1));
 		String chosen = watcher.keyManager().chooseEngineServerAlias("RSA", null, null);
-		write("tls.crt", certificate(this.second));
-		write("tls.key", key(this.second));
+		write("tls.crt", certificate(second));
+		write("tls.key", key(second));
 		assertThat(watcher.reload()).isTrue();
-		assertThat(watcher.keyManager().getPrivateKey(chosen)).isEqualTo(key(this.first));
-		assertThat(watcher.keyManager().getCertificateChain(chosen)[0]).isEqualTo(certificate(this.first));
+		assertThat(watcher.keyManager().getPrivateKey(chosen)).isEqualTo(key(first));
+		assertThat(watcher.keyManager().getCertificateChain(chosen)[0]).isEqualTo(certificate(first));
 		String next = watcher.keyManager().chooseEngineServerAlias("RSA", null, null);
 		assertThat(next).isNotEqualTo(chosen);
-		assertThat(watcher.keyManager().getCertificateChain(next)[0]).isEqualTo(certificate(this.second));
+		assertThat(watcher.keyManager().getCertificateChain(next)[0]).isEqualTo(certificate(second));
 	}
 
 	@Test

@@ -86,8 +86,18 @@ public final class StartupBenchmark {
 					"Spring Boot " + org.springframework.boot.SpringBootVersion.getVersion()
 							+ ", spring-boot-starter-webmvc (Tomcat) and spring-boot-starter-actuator, "
 							+ "4 informers from properties, health probed from outside every 1 ms; the variants "
-							+ "alternate within each repetition; load average before the run: " + loadAverage());
+							+ "alternate within each repetition, in an order rotated by one each repetition; load "
+							+ "average before the run: " + loadAverage());
 		String workload = String.format(Locale.ROOT, "4 informers, %,d Pods and %,d ConfigMaps", objects, objects);
+		// the older build's path is the machine's, not a setting of the JVMs measured
+		results.environment()
+			.put("jvmFlags",
+					String.join(" ",
+							ManagementFactory.getRuntimeMXBean()
+								.getInputArguments()
+								.stream()
+								.filter((argument) -> !argument.startsWith("-Dstartup.before."))
+								.toList()));
 		String before = System.getProperty("startup.before.jar");
 		List<Variant> variants = variants((before != null) ? Path.of(before) : null);
 		if (before != null) {
@@ -99,7 +109,12 @@ public final class StartupBenchmark {
 			populate(controlPlane.apiClient(), objects);
 			Path cache = trainAotCache(controlPlane.kubeconfigFile());
 			for (int repetition = 0; repetition < repetitions; repetition++) {
-				for (Variant variant : variants) {
+				// rotated, so that no variant always follows the same one (a JVM that
+				// just exited,
+				// the API server's answers to the lists just made)
+				List<Variant> order = new ArrayList<>(variants);
+				java.util.Collections.rotate(order, -repetition);
+				for (Variant variant : order) {
 					if (variant.java25() && (cache == null)) {
 						continue;
 					}
@@ -276,7 +291,11 @@ public final class StartupBenchmark {
 	private static List<String> command(Path kubeconfig, Variant variant, Path cache, int port) {
 		List<String> command = new ArrayList<>();
 		command.add(variant.java25() ? JAVA_25.toString() : ProcessHandle.current().info().command().orElse("java"));
-		command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+		ManagementFactory.getRuntimeMXBean()
+			.getInputArguments()
+			.stream()
+			.filter((argument) -> !argument.startsWith("-Dstartup.before."))
+			.forEach(command::add);
 		if (variant.springAot()) {
 			command.add("-Dspring.aot.enabled=true");
 		}

@@ -582,9 +582,10 @@ public final class Controller<T extends KubernetesObject> {
 		catch (Exception ex) {
 			WriteConflict conflict = WriteConflict.of(ex);
 			if (conflict != null && conflict.isRoutine()) {
-				// a write lost an optimistic-concurrency race: routine, not a failure
+				// a write lost an optimistic-concurrency race, or met an object replaced
+				// since it was read: routine, not a failure
 				called(key, call, context, HandlerObserver.Outcome.REQUEUE, start, traced, ex);
-				retry(key, triggers, epoch, "write conflict: the object changed since it was read", null, null);
+				retry(key, triggers, epoch, "write conflict: " + conflict.describe(), null, null);
 				this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
 				return false;
 			}

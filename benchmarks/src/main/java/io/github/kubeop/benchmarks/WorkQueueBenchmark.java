@@ -43,22 +43,24 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The work queue's hot path, Kubeop beside the official client's
- * {@code DefaultRateLimitingQueue} (client-java-extended 25.0.0): a worker takes a key,
- * the key and another random key are added again (the first is being processed, so it is
- * only marked dirty; the second is usually waiting already, so it is de-duplicated), and
- * the worker marks the key done, which puts it back. The queue always holds about 1,000
- * keys, so {@code get} never waits. Run by one thread, then by as many threads as the
- * machine has cores ({@code -t max}, given by {@code benchmarks/run}): more threads than
- * cores would measure the scheduler's time slicing, not the queue. Three forks, so that a
- * fork's JIT decisions do not become the result.
+ * The work queue's hot path, Kubeop with and without priorities and fairness beside the
+ * queue before them ({@link QueueBeforePriorities}, the baseline of their cost) and the
+ * official client's {@code DefaultRateLimitingQueue} (client-java-extended 25.0.0): a
+ * worker takes a key, the key and another random key are added again (the first is being
+ * processed, so it is only marked dirty; the second is usually waiting already, so it is
+ * de-duplicated), and the worker marks the key done, which puts it back. The queue always
+ * holds about 1,000 keys, so {@code get} never waits. Run by one thread, then by as many
+ * threads as the machine has cores ({@code -t max}, given by {@code benchmarks/run}):
+ * more threads than cores would measure the scheduler's time slicing, not the queue.
+ * Three forks, so that a fork's JIT decisions do not become the result, and eight
+ * measured iterations each, because a shared machine moves single iterations a lot.
  *
  * @author Kubeop authors
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
+@Measurement(iterations = 8, time = 1)
 @Fork(3)
 public class WorkQueueBenchmark {
 
@@ -94,12 +96,14 @@ public class WorkQueueBenchmark {
 	public static class Queues {
 
 		/**
-		 * {@code kubeop}: every add at normal priority, as most adds are;
-		 * {@code kubeop-priorities}: adds at low and normal priority at random, so that
-		 * keys are raised; {@code kubeop-fairness}: as {@code kubeop-priorities}, with
-		 * the keys in ten namespaces taking turns.
+		 * {@code before-priorities}: the queue before priorities and fairness
+		 * ({@link QueueBeforePriorities}), the baseline; {@code kubeop}: every add at
+		 * normal priority, as most adds are; {@code kubeop-lanes}: as {@code kubeop},
+		 * with the keys in ten namespaces taking turns; {@code kubeop-priorities}: adds
+		 * at low and normal priority at random, so that keys are raised;
+		 * {@code kubeop-fairness}: both.
 		 */
-		@Param({ "kubeop", "kubeop-priorities", "kubeop-fairness", "client-java" })
+		@Param({ "before-priorities", "kubeop", "kubeop-lanes", "kubeop-priorities", "kubeop-fairness", "client-java" })
 		public String implementation;
 
 		private Cycle cycle;
@@ -108,28 +112,44 @@ public class WorkQueueBenchmark {
 
 		@Setup(Level.Trial)
 		public void setUp() {
-			if (this.implementation.startsWith("kubeop-")) {
-				boolean fair = this.implementation.equals("kubeop-fairness");
+			if (this.implementation.startsWith("kubeop")) {
+				boolean fair = this.implementation.equals("kubeop-lanes")
+						|| this.implementation.equals("kubeop-fairness");
+				boolean mixed = this.implementation.equals("kubeop-priorities")
+						|| this.implementation.equals("kubeop-fairness");
 				DefaultRateLimitingQueue<String> queue = new DefaultRateLimitingQueue<>("benchmark",
 						RateLimiters.defaultControllerRateLimiter(), QueueMetrics.NOOP, Ticker.system(),
 						fair ? (key) -> key.substring(0, key.indexOf('/')) : null);
 				String[] keys = fair ? NAMESPACED_KEY_NAMES : KEY_NAMES;
-				for (String key : keys) {
-					queue.add(key, Priority.LOW);
+				if (mixed) {
+					for (String key : keys) {
+						queue.add(key, Priority.LOW);
+					}
+					this.cycle = () -> {
+						String key = queue.get();
+						ThreadLocalRandom random = ThreadLocalRandom.current();
+						queue.add(key, random.nextBoolean() ? Priority.NORMAL : Priority.LOW);
+						queue.add(keys[random.nextInt(KEYS)], random.nextBoolean() ? Priority.NORMAL : Priority.LOW);
+						queue.done(key);
+						return key;
+					};
 				}
-				this.cycle = () -> {
-					String key = queue.get();
-					ThreadLocalRandom random = ThreadLocalRandom.current();
-					queue.add(key, random.nextBoolean() ? Priority.NORMAL : Priority.LOW);
-					queue.add(keys[random.nextInt(KEYS)], random.nextBoolean() ? Priority.NORMAL : Priority.LOW);
-					queue.done(key);
-					return key;
-				};
+				else {
+					for (String key : keys) {
+						queue.add(key);
+					}
+					this.cycle = () -> {
+						String key = queue.get();
+						queue.add(key);
+						queue.add(keys[ThreadLocalRandom.current().nextInt(KEYS)]);
+						queue.done(key);
+						return key;
+					};
+				}
 				this.shutdown = queue::shutDown;
 			}
-			else if (this.implementation.equals("kubeop")) {
-				DefaultRateLimitingQueue<String> queue = new DefaultRateLimitingQueue<>("benchmark",
-						RateLimiters.defaultControllerRateLimiter());
+			else if (this.implementation.equals("before-priorities")) {
+				QueueBeforePriorities<String> queue = new QueueBeforePriorities<>();
 				for (String key : KEY_NAMES) {
 					queue.add(key);
 				}

@@ -19,14 +19,13 @@ package io.github.kubeop.autoconfigure;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
-import org.springframework.util.ClassUtils;
-
 /**
  * Loads, on a background thread, the classes of the Kubernetes client that the main
  * thread will need later in start-up, while it is busy with the rest of the context (the
  * web server, the actuator): the client's Gson, whose first use loads every one of the
- * client's ~4,800 model and adapter classes (it asks each model's adapter factory in
- * turn), and its TLS utilities, which register Bouncy Castle. Nothing is created that the
+ * client's model and adapter classes (it asks each model's adapter factory in turn); its
+ * TLS utilities, which register Bouncy Castle, are no longer loaded at all for a
+ * kubeconfig's client key ({@link JdkClientCertificate}). Nothing is created that the
  * application uses: only classes are loaded and initialized, which the JVM does once,
  * whichever thread comes first; the main thread, arriving later, finds them ready or
  * waits for the class being loaded.
@@ -55,7 +54,6 @@ final class ClientClassesWarmUp {
 
 	private static void load() {
 		try {
-			ClassUtils.forName("io.kubernetes.client.util.SSLUtils", ClientClassesWarmUp.class.getClassLoader());
 			new JSON().getGson().getAdapter(V1ObjectMeta.class);
 		}
 		catch (Throwable ex) {

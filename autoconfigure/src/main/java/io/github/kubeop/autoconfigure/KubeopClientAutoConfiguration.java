@@ -104,11 +104,30 @@ public final class KubeopClientAutoConfiguration implements DisposableBean {
 					"kubeop.client.context names context '" + context + "', which the kubeconfig does not define");
 		}
 		try {
-			return ClientBuilder.kubeconfig(config).build();
+			ClientBuilder builder = ClientBuilder.kubeconfig(config);
+			JdkClientCertificate certificate = clientCertificate(config);
+			if (certificate != null) {
+				builder.setAuthentication(certificate);
+			}
+			return builder.build();
 		}
 		catch (UncheckedIOException ex) {
 			throw ex.getCause();
 		}
+	}
+
+	/**
+	 * Returns the kubeconfig's client certificate read with the JDK alone, or
+	 * {@code null} if it has none or the JDK cannot read its key: the client's own
+	 * {@code KubeconfigAuthentication} chooses the certificate first too, when the user
+	 * has one, and reads it with Bouncy Castle registered (see
+	 * {@link JdkClientCertificate}).
+	 */
+	private static JdkClientCertificate clientCertificate(KubeConfig config) throws IOException {
+		byte[] certificate = config.getDataOrFileRelative(config.getClientCertificateData(),
+				config.getClientCertificateFile());
+		byte[] key = config.getDataOrFileRelative(config.getClientKeyData(), config.getClientKeyFile());
+		return (certificate != null && key != null) ? JdkClientCertificate.read(certificate, key) : null;
 	}
 
 }

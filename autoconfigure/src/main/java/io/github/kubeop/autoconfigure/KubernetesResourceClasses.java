@@ -26,6 +26,7 @@ import io.github.kubeop.resource.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.SingletonBeanRegistry;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 import org.springframework.core.type.filter.AnnotationTypeFilter;
@@ -41,6 +42,14 @@ import org.springframework.util.ClassUtils;
  */
 final class KubernetesResourceClasses {
 
+	/**
+	 * The bean factory's singleton that holds the classes once scanned: the informer
+	 * properties are bound twice at start-up (by the bean definition registrar and by the
+	 * specs bean, which ahead-of-time processing keeps), and the class path scan was the
+	 * costliest part of binding them. The class path does not change in between.
+	 */
+	static final String BEAN = "kubeopKubernetesResourceClasses";
+
 	private final Map<String, Class<? extends KubernetesObject>> byGroupVersionKind = new LinkedHashMap<>();
 
 	private final Map<String, Class<? extends KubernetesObject>> byGroupVersionPlural = new LinkedHashMap<>();
@@ -49,14 +58,24 @@ final class KubernetesResourceClasses {
 	}
 
 	/**
-	 * Scans the auto-configuration packages of a bean factory, if any are registered.
+	 * Scans the auto-configuration packages of a bean factory, if any are registered,
+	 * once per bean factory.
 	 * @param beanFactory the bean factory
 	 * @return the classes found
 	 */
 	static KubernetesResourceClasses scan(BeanFactory beanFactory) {
+		// the registrar's scan, kept for the specs bean, which binds the properties again
+		if (beanFactory instanceof SingletonBeanRegistry singletons && singletons.containsSingleton(BEAN)
+				&& singletons.getSingleton(BEAN) instanceof KubernetesResourceClasses scanned) {
+			return scanned;
+		}
 		List<String> packages = AutoConfigurationPackages.has(beanFactory) ? AutoConfigurationPackages.get(beanFactory)
 				: List.of();
-		return scan(packages, ClassUtils.getDefaultClassLoader());
+		KubernetesResourceClasses classes = scan(packages, ClassUtils.getDefaultClassLoader());
+		if (beanFactory instanceof SingletonBeanRegistry singletons && !singletons.containsSingleton(BEAN)) {
+			singletons.registerSingleton(BEAN, classes);
+		}
+		return classes;
 	}
 
 	static KubernetesResourceClasses scan(List<String> packages, ClassLoader classLoader) {

@@ -21,6 +21,9 @@ import io.github.kubeop.typed.Gadget;
 import io.github.kubeop.typed.Gizmo;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -37,6 +40,16 @@ class KubernetesResourceClassesTests {
 	void findsAnnotatedClassesByKindAndByPlural() {
 		assertThat(this.classes.find("typed.kubeop.test", "v1", "Gadget")).isEqualTo(Gadget.class);
 		assertThat(this.classes.find("typed.kubeop.test", "v1", "gizmos")).isEqualTo(Gizmo.class);
+	}
+
+	@Test
+	void aBeanFactoryIsScannedOnce() {
+		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
+		AutoConfigurationPackages.register(beanFactory, Gadget.class.getPackageName());
+		KubernetesResourceClasses first = KubernetesResourceClasses.scan(beanFactory);
+		assertThat(first.find("typed.kubeop.test", "v1", "Gadget")).isEqualTo(Gadget.class);
+		assertThat(KubernetesResourceClasses.scan(beanFactory)).isSameAs(first);
+		assertThat(KubernetesResourceClasses.scan(new DefaultListableBeanFactory())).isNotSameAs(first);
 	}
 
 	@Test

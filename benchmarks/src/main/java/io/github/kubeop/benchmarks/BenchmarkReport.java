@@ -814,8 +814,11 @@ public final class BenchmarkReport {
 					+ "Kubeop (its auto-configurations excluded, no informers), the application processed by "
 					+ "Spring's AOT engine (`-Dspring.aot.enabled=true`), and that on Java 25 without and with "
 					+ "the JDK's AOT cache (`-XX:AOTCache`, recorded by one training run with "
-					+ "`-XX:AOTCacheOutput`). Kubeop's steps on the main thread are read from Spring's "
-					+ "start-up steps (`BufferingApplicationStartup`). ")
+					+ "`-XX:AOTCacheOutput`), and, where `benchmarks/run` built it, the same application on an "
+					+ "older Kubeop (the \"before\" column). Kubeop's steps on the main thread are read from "
+					+ "Spring's start-up steps (`BufferingApplicationStartup`), in wall-clock time and in the main "
+					+ "thread's CPU time; the CPU rows are the process's (every thread: JIT compilers, GC, the "
+					+ "informers) and the main thread's CPU time, read inside the application. ")
 			.append(results.environment().getOrDefault("startup", ""))
 			.append("; load average after the run: ")
 			.append(results.environment().getOrDefault("loadAverageAfter", "not recorded"))
@@ -832,7 +835,8 @@ public final class BenchmarkReport {
 			for (String name : phases) {
 				this.out.append('|')
 					.append(name.equals("threads") ? "Live Java threads when ready (a count)"
-							: name.equals("rssMiB") ? "RSS when ready (MiB)" : name);
+							: name.equals("rssMiB") ? "RSS when ready (MiB)"
+									: name.equals("classesLoaded") ? "Classes loaded when ready (a count)" : name);
 				for (Results.Row row : rows) {
 					List<Double> values = row.samples().get(name);
 					this.out.append(" |").append((values != null) ? summary(values) : "");
@@ -859,6 +863,30 @@ public final class BenchmarkReport {
 						Results.median(kubeop.metric(
 								"of which Kubeop's steps on the main thread (registrar, client, informer beans with discovery, other Kubeop beans)")),
 						Results.median(kubeop.metric("informers starting to synced"))));
+				if (kubeop.samples().containsKey(StartupBenchmark.CPU_PROCESS_TOTAL)
+						&& plain.samples().containsKey(StartupBenchmark.CPU_PROCESS_TOTAL)) {
+					this.out.append(String.format(Locale.ROOT,
+							" In CPU time, which the machine's load distorts far less: the process %.2fx, the main "
+									+ "thread %.2fx; Kubeop's steps on the main thread %.0f ms of CPU.",
+							Results.median(kubeop.metric(StartupBenchmark.CPU_PROCESS_TOTAL))
+									/ Results.median(plain.metric(StartupBenchmark.CPU_PROCESS_TOTAL)),
+							Results.median(kubeop.metric(StartupBenchmark.CPU_MAIN_TOTAL))
+									/ Results.median(plain.metric(StartupBenchmark.CPU_MAIN_TOTAL)),
+							Results.median(kubeop.metric(StartupBenchmark.CPU_KUBEOP_STEPS))));
+				}
+				Results.Row before = results.row(workload, 4, StartupBenchmark.KUBEOP_BEFORE);
+				if (before != null && before.samples().containsKey(StartupBenchmark.CPU_PROCESS_TOTAL)) {
+					this.out.append(String.format(Locale.ROOT,
+							" Against the older build (%s): health UP %.2fx of its time, the process's CPU %.2fx, "
+									+ "Kubeop's steps' CPU %.0f ms against %.0f ms.",
+							results.environment().getOrDefault("startupBefore", "before"),
+							Results.median(kubeop.metric("JVM start to health UP (total)"))
+									/ Results.median(before.metric("JVM start to health UP (total)")),
+							Results.median(kubeop.metric(StartupBenchmark.CPU_PROCESS_TOTAL))
+									/ Results.median(before.metric(StartupBenchmark.CPU_PROCESS_TOTAL)),
+							Results.median(kubeop.metric(StartupBenchmark.CPU_KUBEOP_STEPS)),
+							Results.median(before.metric(StartupBenchmark.CPU_KUBEOP_STEPS))));
+				}
 				if (fastest != null) {
 					this.out.append(String.format(Locale.ROOT,
 							" With Spring AOT and Java 25's AOT cache: %.2fx of Kubeop on Java 17.",

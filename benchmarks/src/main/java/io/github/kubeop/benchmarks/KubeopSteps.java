@@ -19,6 +19,7 @@ package io.github.kubeop.benchmarks;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.metrics.buffering.StartupTimeline;
@@ -30,7 +31,8 @@ import org.springframework.core.metrics.StartupStep;
  * registry, the informers with their discovery requests, the handlers), without the steps
  * of other beans created inside them. Reported in milliseconds under
  * {@code kubeopRegistrar}, {@code kubeopClient}, {@code kubeopInformers} and
- * {@code kubeopBeans} (every Kubeop step, those three included).
+ * {@code kubeopBeans} (every Kubeop step, those three included), as wall-clock time and,
+ * under the same names ending in {@code Cpu}, as the main thread's CPU time.
  *
  * @author Kubeop authors
  */
@@ -39,7 +41,16 @@ final class KubeopSteps {
 	private KubeopSteps() {
 	}
 
-	static Map<String, Double> of(StartupTimeline timeline, ConfigurableListableBeanFactory beanFactory) {
+	static Map<String, Double> of(StartupTimeline timeline, CpuTimedStartup startup,
+			ConfigurableListableBeanFactory beanFactory) {
+		Map<String, Double> steps = new LinkedHashMap<>();
+		steps.putAll(of(timeline, beanFactory, (event) -> event.getDuration().toNanos() / 1e6, ""));
+		steps.putAll(of(timeline, beanFactory, (event) -> startup.cpuNanos(event.getStartupStep()) / 1e6, "Cpu"));
+		return steps;
+	}
+
+	private static Map<String, Double> of(StartupTimeline timeline, ConfigurableListableBeanFactory beanFactory,
+			ToDoubleFunction<StartupTimeline.TimelineEvent> millisOf, String suffix) {
 		Map<Long, StartupTimeline.TimelineEvent> byId = new HashMap<>();
 		timeline.getEvents().forEach((event) -> byId.put(event.getStartupStep().getId(), event));
 		double registrar = 0;
@@ -50,7 +61,7 @@ final class KubeopSteps {
 			if (!isKubeop(event.getStartupStep(), beanFactory) || hasKubeopAncestor(event, byId, beanFactory)) {
 				continue;
 			}
-			double millis = event.getDuration().toNanos() / 1e6 - otherBeansInside(event, timeline, beanFactory);
+			double millis = millisOf.applyAsDouble(event) - otherBeansInside(event, timeline, beanFactory, millisOf);
 			String bean = tag(event.getStartupStep(), "beanName");
 			if (event.getStartupStep().getName().startsWith("spring.context.beandef-registry")) {
 				registrar += millis;
@@ -64,10 +75,10 @@ final class KubeopSteps {
 			total += millis;
 		}
 		Map<String, Double> steps = new LinkedHashMap<>();
-		steps.put("kubeopRegistrar", registrar);
-		steps.put("kubeopClient", client);
-		steps.put("kubeopInformers", informers);
-		steps.put("kubeopBeans", total);
+		steps.put("kubeopRegistrar" + suffix, registrar);
+		steps.put("kubeopClient" + suffix, client);
+		steps.put("kubeopInformers" + suffix, informers);
+		steps.put("kubeopBeans" + suffix, total);
 		return steps;
 	}
 
@@ -92,13 +103,13 @@ final class KubeopSteps {
 	 * step (a meter registry a Kubeop bean needs), took.
 	 */
 	private static double otherBeansInside(StartupTimeline.TimelineEvent event, StartupTimeline timeline,
-			ConfigurableListableBeanFactory beanFactory) {
+			ConfigurableListableBeanFactory beanFactory, ToDoubleFunction<StartupTimeline.TimelineEvent> millisOf) {
 		double millis = 0;
 		for (StartupTimeline.TimelineEvent child : timeline.getEvents()) {
 			Long parent = child.getStartupStep().getParentId();
 			if (parent != null && parent == event.getStartupStep().getId()
 					&& !isKubeop(child.getStartupStep(), beanFactory)) {
-				millis += child.getDuration().toNanos() / 1e6;
+				millis += millisOf.applyAsDouble(child);
 			}
 		}
 		return millis;

@@ -24,7 +24,8 @@ import com.google.gson.Gson;
 import io.github.kubeop.autoconfigure.InformersLifecycle;
 
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.metrics.buffering.BufferingApplicationStartup;
 import org.springframework.context.SmartLifecycle;
@@ -40,16 +41,29 @@ import org.springframework.context.event.ContextRefreshedEvent;
  * Kubeop's lifecycle waits for them) and the application ready, with the live threads and
  * {@code VmRSS} at that point, and the time Kubeop's own start-up steps took on the main
  * thread ({@link KubeopSteps}); the harness probes {@code /actuator/health} from outside.
+ * <p>
+ * No component scan: the benchmarks package holds other benchmarks' configurations (the
+ * memory benchmark's application with its own client), which a scan would pick up.
  *
  * @author Kubeop authors
  */
-@SpringBootApplication(proxyBeanMethods = false)
+@SpringBootConfiguration(proxyBeanMethods = false)
+@EnableAutoConfiguration
 public class StartupApplication {
 
 	private static final Map<String, Object> phases = new LinkedHashMap<>();
 
 	public static void main(String[] args) {
 		run(StartupApplication.class, args);
+	}
+
+	/**
+	 * Runs another application as {@link #main} runs this one, for a baseline.
+	 * @param source the application's primary source
+	 * @param args the arguments
+	 */
+	public static void runPlain(Class<?> source, String[] args) {
+		run(source, args);
 	}
 
 	/**
@@ -60,29 +74,26 @@ public class StartupApplication {
 	 * @param source the application's primary source
 	 * @param args the arguments
 	 */
-	/**
-	 * Runs another application as {@link #main} runs this one, for a baseline.
-	 * @param source the application's primary source
-	 * @param args the arguments
-	 */
-	public static void runPlain(Class<?> source, String[] args) {
-		run(source, args);
-	}
-
 	static void run(Class<?> source, String[] args) {
 		double main = epochMillis();
 		phases.put("jvmStart", (double) ManagementFactory.getRuntimeMXBean().getStartTime());
 		phases.put("main", main);
+		cpu("main");
 		SpringApplication application = new SpringApplication(source);
-		BufferingApplicationStartup startup = new BufferingApplicationStartup(100_000);
+		CpuTimedStartup startup = new CpuTimedStartup(new BufferingApplicationStartup(100_000));
 		application.setApplicationStartup(startup);
-		application.addListeners((ContextRefreshedEvent event) -> phases.put("refreshed", epochMillis()));
+		application.addListeners((ContextRefreshedEvent event) -> {
+			phases.put("refreshed", epochMillis());
+			cpu("refreshed");
+		});
 		application.addListeners((ApplicationReadyEvent event) -> {
 			phases.put("ready", epochMillis());
+			cpu("ready");
 			phases.put("threads", ManagementFactory.getThreadMXBean().getThreadCount());
 			phases.put("rssMiB", ManyInformersProbe.statusField("VmRSS:") / 1024.0);
-			phases
-				.putAll(KubeopSteps.of(startup.getBufferedTimeline(), event.getApplicationContext().getBeanFactory()));
+			phases.put("classesLoaded", (double) ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount());
+			phases.putAll(KubeopSteps.of(startup.buffering().getBufferedTimeline(), startup,
+					event.getApplicationContext().getBeanFactory()));
 			System.out.println(new Gson().toJson(phases));
 			System.out.flush();
 			if (System.getProperty("startup.exit") != null) {
@@ -100,6 +111,20 @@ public class StartupApplication {
 	@Bean
 	static SmartLifecycle informersSynced() {
 		return new PhaseMarker(InformersLifecycle.PHASE + 1, "informersSynced");
+	}
+
+	/**
+	 * Notes, under the phase's name with {@code CpuMain} and {@code CpuProcess} appended,
+	 * the CPU time the main thread (the one calling, which refreshes the context) and the
+	 * whole process (JIT and GC threads and the informers' threads included) have used so
+	 * far, in milliseconds: what a phase cost in CPU, which other processes on the
+	 * machine change far less than its wall-clock time.
+	 */
+	private static void cpu(String phase) {
+		phases.put(phase + "CpuMain", ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e6);
+		phases.put(phase + "CpuProcess",
+				((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+					.getProcessCpuTime() / 1e6);
 	}
 
 	private static double epochMillis() {
@@ -126,6 +151,7 @@ public class StartupApplication {
 		@Override
 		public void start() {
 			phases.put(this.name, epochMillis());
+			cpu(this.name);
 			this.running = true;
 		}
 

@@ -86,14 +86,35 @@ public final class StartupBenchmark {
 					"Spring Boot " + org.springframework.boot.SpringBootVersion.getVersion()
 							+ ", spring-boot-starter-webmvc (Tomcat) and spring-boot-starter-actuator, "
 							+ "4 informers from properties, health probed from outside every 1 ms; the variants "
-							+ "alternate within each repetition; load average before the run: " + loadAverage());
+							+ "alternate within each repetition, in an order rotated by one each repetition; load "
+							+ "average before the run: " + loadAverage());
 		String workload = String.format(Locale.ROOT, "4 informers, %,d Pods and %,d ConfigMaps", objects, objects);
-		List<Variant> variants = variants();
+		// the older build's path is the machine's, not a setting of the JVMs measured
+		results.environment()
+			.put("jvmFlags",
+					String.join(" ",
+							ManagementFactory.getRuntimeMXBean()
+								.getInputArguments()
+								.stream()
+								.filter((argument) -> !argument.startsWith("-Dstartup.before."))
+								.toList()));
+		String before = System.getProperty("startup.before.jar");
+		List<Variant> variants = variants((before != null) ? Path.of(before) : null);
+		if (before != null) {
+			results.environment()
+				.put("startupBefore", "before: Kubeop at " + System.getProperty("startup.before.ref", "an older commit")
+						+ " with this benchmark's application, built by benchmarks/run");
+		}
 		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve())) {
 			populate(controlPlane.apiClient(), objects);
 			Path cache = trainAotCache(controlPlane.kubeconfigFile());
 			for (int repetition = 0; repetition < repetitions; repetition++) {
-				for (Variant variant : variants) {
+				// rotated, so that no variant always follows the same one (a JVM that
+				// just exited,
+				// the API server's answers to the lists just made)
+				List<Variant> order = new ArrayList<>(variants);
+				java.util.Collections.rotate(order, -repetition);
+				for (Variant variant : order) {
 					if (variant.java25() && (cache == null)) {
 						continue;
 					}
@@ -110,17 +131,26 @@ public final class StartupBenchmark {
 	}
 
 	/**
-	 * The applications measured, alternately: Kubeop's on Java 17 (as started before any
-	 * start-up work), the same application without Kubeop, Kubeop's processed ahead of
-	 * time by Spring, and that on Java 25 without and with the JDK's AOT cache.
+	 * The applications measured, alternately: Kubeop's on Java 17, the same application
+	 * without Kubeop, Kubeop's processed ahead of time by Spring, and that on Java 25
+	 * without and with the JDK's AOT cache; and, given a jar of the same application
+	 * built on an older Kubeop, that on Java 17 (the "before" column).
+	 * @param before the older build's jar, or {@code null}
 	 */
-	static List<Variant> variants() {
-		return List.of(new Variant(Contenders.KUBEOP, false, false, false, false),
-				new Variant(WITHOUT_KUBEOP, true, false, false, false),
-				new Variant(KUBEOP_SPRING_AOT, false, true, false, false),
-				new Variant(KUBEOP_JAVA_25_SPRING_AOT, false, true, true, false),
-				new Variant(KUBEOP_JAVA_25_AOT_CACHE, false, true, true, true));
+	static List<Variant> variants(Path before) {
+		List<Variant> variants = new ArrayList<>();
+		if (before != null) {
+			variants.add(new Variant(KUBEOP_BEFORE, false, false, false, false, before));
+		}
+		variants.add(new Variant(Contenders.KUBEOP, false, false, false, false, null));
+		variants.add(new Variant(WITHOUT_KUBEOP, true, false, false, false, null));
+		variants.add(new Variant(KUBEOP_SPRING_AOT, false, true, false, false, null));
+		variants.add(new Variant(KUBEOP_JAVA_25_SPRING_AOT, false, true, true, false, null));
+		variants.add(new Variant(KUBEOP_JAVA_25_AOT_CACHE, false, true, true, true, null));
+		return variants;
 	}
+
+	static final String KUBEOP_BEFORE = "Kubeop before (older build)";
 
 	static final String WITHOUT_KUBEOP = "without Kubeop (MVC, actuator)";
 
@@ -162,8 +192,44 @@ public final class StartupBenchmark {
 				Math.max(0, sample.get("healthUp").getAsDouble() - sample.get("ready").getAsDouble()));
 		add(results, workload, contender, "JVM start to health UP (total)",
 				sample.get("healthUp").getAsDouble() - jvmStart);
+		recordCpu(results, workload, contender, sample);
 		results.add(workload, 4, contender, "threads", sample.get("threads").getAsDouble());
 		results.add(workload, 4, contender, "rssMiB", sample.get("rssMiB").getAsDouble());
+	}
+
+	static final String CPU_PROCESS_TOTAL = "CPU, process: JVM start to application ready";
+
+	static final String CPU_MAIN_TOTAL = "CPU, main thread: main to application ready";
+
+	static final String CPU_KUBEOP_STEPS = "CPU, main thread: of which Kubeop's steps";
+
+	/**
+	 * Records what the phases cost in CPU time (the process's, every thread's, and the
+	 * main thread's), which a loaded machine distorts far less than wall-clock time.
+	 */
+	private static void recordCpu(Results results, String workload, String contender, JsonObject sample) {
+		double processAtMain = sample.get("mainCpuProcess").getAsDouble();
+		double mainAtMain = sample.get("mainCpuMain").getAsDouble();
+		add(results, workload, contender, "CPU, process: JVM start to main", processAtMain);
+		if (sample.has("informersStartingCpuProcess")) {
+			add(results, workload, contender, "CPU, process: main to informers starting",
+					sample.get("informersStartingCpuProcess").getAsDouble() - processAtMain);
+			add(results, workload, contender, "CPU, process: informers starting to synced",
+					sample.get("informersSyncedCpuProcess").getAsDouble()
+							- sample.get("informersStartingCpuProcess").getAsDouble());
+			add(results, workload, contender, "CPU, main thread: main to informers starting",
+					sample.get("informersStartingCpuMain").getAsDouble() - mainAtMain);
+			add(results, workload, contender, CPU_KUBEOP_STEPS, sample.get("kubeopBeansCpu").getAsDouble());
+			add(results, workload, contender, "CPU, main thread: of which the client's creation",
+					sample.get("kubeopClientCpu").getAsDouble());
+			add(results, workload, contender, "CPU, main thread: of which the informer beans",
+					sample.get("kubeopInformersCpu").getAsDouble());
+			add(results, workload, contender, "CPU, main thread: of which the informer bean registrar",
+					sample.get("kubeopRegistrarCpu").getAsDouble());
+		}
+		add(results, workload, contender, CPU_MAIN_TOTAL, sample.get("readyCpuMain").getAsDouble() - mainAtMain);
+		add(results, workload, contender, CPU_PROCESS_TOTAL, sample.get("readyCpuProcess").getAsDouble());
+		results.add(workload, 4, contender, "classesLoaded", sample.get("classesLoaded").getAsDouble());
 	}
 
 	private static void add(Results results, String workload, String contender, String phase, double millis) {
@@ -181,7 +247,7 @@ public final class StartupBenchmark {
 			return null;
 		}
 		Path cache = Files.createTempDirectory("kubeop-startup").resolve("startup.aot");
-		List<String> command = command(kubeconfig, new Variant("training", false, true, true, false), null,
+		List<String> command = command(kubeconfig, new Variant("training", false, true, true, false, null), null,
 				ServerSocketPort.free());
 		command.add(1, "-XX:AOTCacheOutput=" + cache);
 		command.add(1, "-Dstartup.exit=true");
@@ -225,14 +291,19 @@ public final class StartupBenchmark {
 	private static List<String> command(Path kubeconfig, Variant variant, Path cache, int port) {
 		List<String> command = new ArrayList<>();
 		command.add(variant.java25() ? JAVA_25.toString() : ProcessHandle.current().info().command().orElse("java"));
-		command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+		ManagementFactory.getRuntimeMXBean()
+			.getInputArguments()
+			.stream()
+			.filter((argument) -> !argument.startsWith("-Dstartup.before."))
+			.forEach(command::add);
 		if (variant.springAot()) {
 			command.add("-Dspring.aot.enabled=true");
 		}
 		if (variant.aotCache()) {
 			command.add("-XX:AOTCache=" + cache);
 		}
-		command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+		command.addAll(List.of("-cp",
+				(variant.classPath() != null) ? variant.classPath().toString() : System.getProperty("java.class.path"),
 				variant.plain() ? "io.github.kubeop.benchmarks.plain.PlainStartupApplication"
 						: StartupApplication.class.getName(),
 				"--spring.main.banner-mode=off", "--logging.level.root=WARN", "--server.port=" + port,
@@ -265,8 +336,9 @@ public final class StartupBenchmark {
 	 * @param springAot whether it runs Spring's ahead-of-time processed context
 	 * @param java25 whether it runs on Java 25
 	 * @param aotCache whether it runs with the JDK's AOT cache
+	 * @param classPath the jar it runs from, or {@code null} for this JVM's class path
 	 */
-	record Variant(String name, boolean plain, boolean springAot, boolean java25, boolean aotCache) {
+	record Variant(String name, boolean plain, boolean springAot, boolean java25, boolean aotCache, Path classPath) {
 	}
 
 	/**

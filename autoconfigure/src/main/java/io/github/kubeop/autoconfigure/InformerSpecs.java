@@ -189,7 +189,8 @@ final class InformerSpecs {
 		return new InformerSpec(name, resource.getApiVersion().trim(), resource.getKind().trim(), type,
 				new ArrayList<>(namespaces), resource.getLabelSelector(), resource.getFieldSelector(), resync,
 				resource.isStripManagedFields(), indexers, defaults.getPageSize(), defaults.getWatchTimeout(),
-				defaults.getStallTimeout(), defaults.getPingInterval(), standardTransforms, List.of());
+				defaults.getStallTimeout(), defaults.getPingInterval(), standardTransforms, List.of(),
+				(resource.getEncoding() != null) ? resource.getEncoding() : defaults.getEncoding());
 	}
 
 	private static Class<?> type(String property, KubeopProperties.Resource resource,

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.kubeop.handler.QueueSettings;
+import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ListStrategy;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -114,10 +115,19 @@ public class KubeopProperties {
 		/**
 		 * Directory with the serving certificate and key as tls.crt and tls.key (the
 		 * Secret cert-manager issues, mounted as controller-runtime's
-		 * /tmp/k8s-webhook-server/serving-certs). When unset, a certificate authority and
-		 * a serving certificate for the loopback names are made at startup.
+		 * /tmp/k8s-webhook-server/serving-certs), read again when they change; its ca.crt
+		 * is the authority a local registration gives the API server. When unset, a
+		 * certificate authority and a serving certificate for the loopback names are made
+		 * at startup.
 		 */
 		private String certificateDirectory;
+
+		/**
+		 * How often the files in the certificate directory are read again, so that a
+		 * renewed certificate (cert-manager renews the Secret, the kubelet updates the
+		 * mounted files) is served without a restart.
+		 */
+		private Duration certificateReloadInterval = Duration.ofSeconds(10);
 
 		private final Local local = new Local();
 
@@ -151,6 +161,14 @@ public class KubeopProperties {
 
 		public void setCertificateDirectory(String certificateDirectory) {
 			this.certificateDirectory = certificateDirectory;
+		}
+
+		public Duration getCertificateReloadInterval() {
+			return this.certificateReloadInterval;
+		}
+
+		public void setCertificateReloadInterval(Duration certificateReloadInterval) {
+			this.certificateReloadInterval = certificateReloadInterval;
 		}
 
 		public Local getLocal() {
@@ -988,6 +1006,13 @@ public class KubeopProperties {
 		private Duration pingInterval = Duration.ofSeconds(30);
 
 		/**
+		 * The encoding lists and watches ask the API server for: 'protobuf' for the
+		 * built-in kinds, as client-go does (custom resources, and a server that answers
+		 * JSON, are read as JSON), or 'json'.
+		 */
+		private InformerSpec.Encoding encoding = InformerSpec.Encoding.DEFAULT;
+
+		/**
 		 * Number of objects per page of an initial list.
 		 */
 		private int pageSize = 500;
@@ -1061,6 +1086,14 @@ public class KubeopProperties {
 
 		public void setPingInterval(Duration pingInterval) {
 			this.pingInterval = pingInterval;
+		}
+
+		public InformerSpec.Encoding getEncoding() {
+			return this.encoding;
+		}
+
+		public void setEncoding(InformerSpec.Encoding encoding) {
+			this.encoding = encoding;
 		}
 
 		public int getPageSize() {
@@ -1143,6 +1176,12 @@ public class KubeopProperties {
 		 * for all of them instead of once per object. The objects keep every value.
 		 */
 		private boolean lean = true;
+
+		/**
+		 * The encoding this informer's lists and watches ask for, 'protobuf' or 'json';
+		 * kubeop.informers.encoding when not set.
+		 */
+		private InformerSpec.Encoding encoding;
 
 		/**
 		 * Names of IndexFunction beans whose indexes the cache keeps; the bean name is
@@ -1235,6 +1274,14 @@ public class KubeopProperties {
 
 		public void setLean(boolean lean) {
 			this.lean = lean;
+		}
+
+		public InformerSpec.Encoding getEncoding() {
+			return this.encoding;
+		}
+
+		public void setEncoding(InformerSpec.Encoding encoding) {
+			this.encoding = encoding;
 		}
 
 		public List<String> getIndexers() {

@@ -16,7 +16,12 @@
 
 package io.github.kubeop.autoconfigure;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
+import java.util.function.IntSupplier;
 
 import io.github.kubeop.webhook.SelfSignedCertificates;
 import io.github.kubeop.webhook.LocalWebhookRegistration;
@@ -29,6 +34,7 @@ import io.github.kubeop.webhook.WebhookRegistry;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.JSON;
 import jakarta.servlet.Filter;
+import reactor.netty.http.server.HttpServer;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -39,6 +45,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationContext;
@@ -52,9 +59,10 @@ import org.springframework.util.ClassUtils;
 /**
  * Auto-configuration of admission and conversion webhooks: discovery of
  * {@code @ValidatingWebhook} and {@code @MutatingWebhook} methods and
- * {@code VersionConverter} beans, and, in a servlet web application on Tomcat, their TLS
- * connector, the filter that serves them and (with
- * {@code kubeop.webhooks.local.register}) their registration with the API server.
+ * {@code VersionConverter} beans; in a servlet web application on Tomcat their TLS
+ * connector and the filter that serves them, in a WebFlux application a Reactor Netty
+ * server of their own; and (with {@code kubeop.webhooks.local.register}) their
+ * registration with the API server.
  *
  * @author Kubeop authors
  */
@@ -66,7 +74,11 @@ public final class KubeopWebhooksAutoConfiguration {
 
 	private static final String SERVLET_WEB_APPLICATION_CONTEXT = "org.springframework.web.context.WebApplicationContext";
 
+	private static final String REACTIVE_WEB_APPLICATION_CONTEXT = "org.springframework.boot.web.context.reactive.ReactiveWebApplicationContext";
+
 	private static final String TOMCAT_FACTORY = "org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory";
+
+	private static final String REACTOR_NETTY_SERVER = "reactor.netty.http.server.HttpServer";
 
 	@Bean
 	static WebhookAnnotationBeanPostProcessor kubeopWebhookAnnotationBeanPostProcessor(
@@ -96,13 +108,54 @@ public final class KubeopWebhooksAutoConfiguration {
 
 	static void checkServed(ApplicationContext context) {
 		ClassLoader classLoader = context.getClassLoader();
-		boolean servletWeb = ClassUtils.isPresent(SERVLET_WEB_APPLICATION_CONTEXT, classLoader)
-				&& ClassUtils.resolveClassName(SERVLET_WEB_APPLICATION_CONTEXT, classLoader).isInstance(context);
-		if (!servletWeb || !ClassUtils.isPresent(TOMCAT_FACTORY, classLoader)) {
-			throw new WebServerMissingException("The application has webhooks (@ValidatingWebhook or @MutatingWebhook "
-					+ "methods, or VersionConverter beans), but "
-					+ (servletWeb ? "its web server is not Tomcat" : "it is not a servlet web application")
-					+ ": nothing would serve them to the API server.");
+		boolean servletWeb = isInstance(SERVLET_WEB_APPLICATION_CONTEXT, context);
+		boolean reactiveWeb = isInstance(REACTIVE_WEB_APPLICATION_CONTEXT, context);
+		if (servletWeb && ClassUtils.isPresent(TOMCAT_FACTORY, classLoader)) {
+			return;
+		}
+		if (reactiveWeb && ClassUtils.isPresent(REACTOR_NETTY_SERVER, classLoader)) {
+			return;
+		}
+		String lack = servletWeb ? "its servlet web server is not Tomcat" : reactiveWeb
+				? "Reactor Netty is not on its class path" : "it is neither a servlet nor a reactive web application";
+		throw new WebServerMissingException("The application has webhooks (@ValidatingWebhook or @MutatingWebhook "
+				+ "methods, or VersionConverter beans), but " + lack + ": nothing would serve them to the API server.");
+	}
+
+	private static boolean isInstance(String type, ApplicationContext context) {
+		ClassLoader classLoader = context.getClassLoader();
+		return ClassUtils.isPresent(type, classLoader)
+				&& ClassUtils.resolveClassName(type, classLoader).isInstance(context);
+	}
+
+	static LocalWebhookRegistration localRegistration(WebhookRegistry registry, ApiClient client,
+			KubeopProperties properties, ObjectProvider<SelfSignedCertificates> certificates, IntSupplier port,
+			Environment environment) {
+		String name = environment.getProperty("spring.application.name", "operator")
+			.toLowerCase(Locale.ROOT)
+			.replaceAll("[^a-z0-9-]", "-");
+		return new LocalWebhookRegistration(registry, client, properties.getWebhooks().getLocal().getHost(), port,
+				() -> authorityPem(properties.getWebhooks(), certificates), name);
+	}
+
+	/**
+	 * Returns the authority of the served certificate: the one made at startup, or the
+	 * {@code ca.crt} of the certificate directory (cert-manager's Secret holds it).
+	 */
+	private static String authorityPem(KubeopProperties.Webhooks properties,
+			ObjectProvider<SelfSignedCertificates> certificates) {
+		String directory = properties.getCertificateDirectory();
+		if (directory == null) {
+			return certificates.getObject().authorityPem();
+		}
+		Path authority = Path.of(directory, "ca.crt");
+		try {
+			return Files.readString(authority);
+		}
+		catch (IOException ex) {
+			throw new InvalidConfigurationPropertyValueException("kubeop.webhooks.certificate-directory", directory,
+					"kubeop.webhooks.local.register gives the API server the authority of the served certificate, "
+							+ "which must be in this directory as ca.crt (" + ex + ")");
 		}
 	}
 
@@ -195,11 +248,37 @@ public final class KubeopWebhooksAutoConfiguration {
 		LocalWebhookRegistration kubeopLocalWebhookRegistration(WebhookRegistry registry, ApiClient client,
 				KubeopProperties properties, ObjectProvider<SelfSignedCertificates> certificates,
 				TomcatWebhookConnector connector, Environment environment) {
-			String name = environment.getProperty("spring.application.name", "operator")
-				.toLowerCase(java.util.Locale.ROOT)
-				.replaceAll("[^a-z0-9-]", "-");
-			return new LocalWebhookRegistration(registry, client, properties.getWebhooks().getLocal().getHost(),
-					connector::localPort, () -> certificates.getObject().authorityPem(), name);
+			return localRegistration(registry, client, properties, certificates, connector::localPort, environment);
+		}
+
+	}
+
+	/**
+	 * Serving on a Reactor Netty server of their own, in a WebFlux application.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+	@ConditionalOnClass(HttpServer.class)
+	static class ReactiveWebhooksConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		SelfSignedCertificates kubeopWebhookCertificates() {
+			return SelfSignedCertificates.create(List.of());
+		}
+
+		@Bean
+		NettyWebhookServer kubeopWebhookServer(KubeopProperties properties,
+				ObjectProvider<SelfSignedCertificates> certificates, ObjectProvider<WebhookRegistry> registry) {
+			return new NettyWebhookServer(properties.getWebhooks(), certificates::getObject, registry::getObject);
+		}
+
+		@Bean
+		@ConditionalOnBooleanProperty("kubeop.webhooks.local.register")
+		LocalWebhookRegistration kubeopLocalWebhookRegistration(WebhookRegistry registry, ApiClient client,
+				KubeopProperties properties, ObjectProvider<SelfSignedCertificates> certificates,
+				NettyWebhookServer server, Environment environment) {
+			return localRegistration(registry, client, properties, certificates, server::localPort, environment);
 		}
 
 	}

@@ -16,18 +16,17 @@
 
 package io.github.kubeop.autoconfigure;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
+import io.github.kubeop.webhook.CertificateWatcher;
 import io.github.kubeop.webhook.SelfSignedCertificates;
 import org.apache.catalina.connector.Connector;
 import org.apache.coyote.http11.AbstractHttp11Protocol;
 import org.apache.tomcat.util.net.SSLHostConfig;
 import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 
@@ -36,11 +35,13 @@ import org.springframework.boot.web.server.WebServerFactoryCustomizer;
  * server calls webhooks only over HTTPS, while the application's main port often serves
  * health probes and metrics in plain HTTP; a port of their own (controller-runtime's
  * 9443) lets both be as they need, and lets a NetworkPolicy or Service expose only the
- * webhooks to the API server.
+ * webhooks to the API server. When the certificate's files change, the connector's TLS
+ * configuration is replaced, as Spring Boot replaces it for a reloaded SSL bundle.
  *
  * @author Kubeop authors
  */
-final class TomcatWebhookConnector implements WebServerFactoryCustomizer<TomcatServletWebServerFactory> {
+final class TomcatWebhookConnector
+		implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, DisposableBean {
 
 	private final KubeopProperties.Webhooks properties;
 
@@ -49,6 +50,8 @@ final class TomcatWebhookConnector implements WebServerFactoryCustomizer<TomcatS
 	private final BooleanSupplier hasWebhooks;
 
 	private volatile Connector connector;
+
+	private volatile CertificateWatcher watcher;
 
 	TomcatWebhookConnector(KubeopProperties.Webhooks properties, Supplier<SelfSignedCertificates> certificates,
 			BooleanSupplier hasWebhooks) {
@@ -71,29 +74,32 @@ final class TomcatWebhookConnector implements WebServerFactoryCustomizer<TomcatS
 			connector.setProperty("address", this.properties.getAddress());
 		}
 		((AbstractHttp11Protocol<?>) connector.getProtocolHandler()).setSSLEnabled(true);
+		CertificateWatcher watcher = WebhookCertificates.watch(this.properties, this.certificates);
+		connector.addSslHostConfig(sslHostConfig(watcher));
+		watcher.onChange(() -> ((AbstractHttp11Protocol<?>) connector.getProtocolHandler())
+			.addSslHostConfig(sslHostConfig(watcher), true));
+		factory.addAdditionalConnectors(connector);
+		this.connector = connector;
+		this.watcher = watcher;
+	}
+
+	private static SSLHostConfig sslHostConfig(CertificateWatcher watcher) {
 		SSLHostConfig ssl = new SSLHostConfig();
 		SSLHostConfigCertificate certificate = new SSLHostConfigCertificate(ssl,
 				SSLHostConfigCertificate.Type.UNDEFINED);
-		String directory = this.properties.getCertificateDirectory();
-		if (directory != null) {
-			Path certificateFile = Path.of(directory, "tls.crt");
-			Path keyFile = Path.of(directory, "tls.key");
-			if (!Files.isReadable(certificateFile) || !Files.isReadable(keyFile)) {
-				throw new InvalidConfigurationPropertyValueException("kubeop.webhooks.certificate-directory", directory,
-						"it must hold the serving certificate and key as tls.crt and tls.key");
-			}
-			certificate.setCertificateFile(certificateFile.toString());
-			certificate.setCertificateKeyFile(keyFile.toString());
-		}
-		else {
-			certificate.setCertificateKeystore(this.certificates.get().keyStore());
-			certificate.setCertificateKeystorePassword("");
-			certificate.setCertificateKeyAlias(SelfSignedCertificates.ALIAS);
-		}
+		certificate.setCertificateKeystore(watcher.keyStore());
+		certificate.setCertificateKeystorePassword("");
+		certificate.setCertificateKeyAlias(watcher.alias());
 		ssl.addCertificate(certificate);
-		connector.addSslHostConfig(ssl);
-		factory.addAdditionalConnectors(connector);
-		this.connector = connector;
+		return ssl;
+	}
+
+	@Override
+	public void destroy() {
+		CertificateWatcher watcher = this.watcher;
+		if (watcher != null) {
+			watcher.close();
+		}
 	}
 
 	/**

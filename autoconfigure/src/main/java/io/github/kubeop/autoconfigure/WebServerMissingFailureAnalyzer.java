@@ -22,8 +22,7 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Explains webhooks without a servlet web server to serve them, naming the dependency to
- * add.
+ * Explains webhooks without a web server to serve them, naming the dependencies to add.
  *
  * @author Kubeop authors
  */
@@ -32,9 +31,10 @@ class WebServerMissingFailureAnalyzer extends AbstractFailureAnalyzer<WebServerM
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, WebServerMissingException cause) {
 		return new FailureAnalysis(cause.getMessage(),
-				"Add the dependency org.springframework.boot:spring-boot-starter-webmvc (Tomcat), which serves the "
-						+ "webhooks over TLS on kubeop.webhooks.port, or set kubeop.webhooks.enabled=false to run "
-						+ "without them.",
+				"Add the dependency org.springframework.boot:spring-boot-starter-webmvc (Tomcat) or, for a "
+						+ "reactive application, org.springframework.boot:spring-boot-starter-webflux (Reactor Netty); "
+						+ "either serves the webhooks over TLS on kubeop.webhooks.port. Or set "
+						+ "kubeop.webhooks.enabled=false to run without them.",
 				cause);
 	}
 

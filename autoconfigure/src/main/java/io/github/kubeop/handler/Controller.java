@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -69,6 +70,13 @@ public final class Controller<T extends KubernetesObject> {
 	private final HandlerObserver observer;
 
 	private final HandlerTracing tracing;
+
+	/**
+	 * The keys queued by a warm-up (the workers started or gained them) and by no watch
+	 * event since, kept only while tracing: their calls continue no writer's trace, the
+	 * object having been written before, for another reason than this call.
+	 */
+	private final Set<String> warmedUp = ConcurrentHashMap.newKeySet();
 
 	private final Predicate<T> filter;
 
@@ -191,6 +199,9 @@ public final class Controller<T extends KubernetesObject> {
 	 * @param trigger why
 	 */
 	void enqueue(String key, Trigger trigger) {
+		if (this.tracing != HandlerTracing.NONE && (trigger == Trigger.ADDED || trigger == Trigger.CHANGED)) {
+			this.warmedUp.remove(key);
+		}
 		// a resync is work no change asked for; everything else came through a watch
 		enqueue(key, trigger, (trigger == Trigger.RESYNC) ? Priority.LOW : Priority.NORMAL);
 	}
@@ -216,6 +227,9 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	private void warmUp(T object) {
 		if (this.filter.test(object)) {
+			if (this.tracing != HandlerTracing.NONE) {
+				this.warmedUp.add(ResourceInformer.key(object));
+			}
 			enqueue(ResourceInformer.key(object), Trigger.ADDED, Priority.LOW);
 		}
 	}
@@ -501,8 +515,9 @@ public final class Controller<T extends KubernetesObject> {
 		long start = System.nanoTime();
 		Duration requeueAfter;
 		// opened before the call, so that its writes and log lines are inside it
-		HandlerTracing.Traced traced = this.tracing.start(name(), key, this.informer.resource(), call.trigger(),
-				context.attempt());
+		HandlerTracing.Traced traced = (this.tracing != HandlerTracing.NONE) ? this.tracing.start(name(), key,
+				this.informer.resource(), call.trigger(), context.attempt(), carriedTraceContext(key, call))
+				: HandlerTracing.Traced.NONE;
 		HandlerCall handlerCall = HandlerCall.begin(name(), key, call.newObject(), this.informer.resource(),
 				call.kind());
 		// the state delivered: the object as a finalizer write returned it, if there was
@@ -567,9 +582,10 @@ public final class Controller<T extends KubernetesObject> {
 		catch (Exception ex) {
 			WriteConflict conflict = WriteConflict.of(ex);
 			if (conflict != null && conflict.isRoutine()) {
-				// a write lost an optimistic-concurrency race: routine, not a failure
+				// a write lost an optimistic-concurrency race, or met an object replaced
+				// since it was read: routine, not a failure
 				called(key, call, context, HandlerObserver.Outcome.REQUEUE, start, traced, ex);
-				retry(key, triggers, epoch, "write conflict: the object changed since it was read", null, null);
+				retry(key, triggers, epoch, "write conflict: " + conflict.describe(), null, null);
 				this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
 				return false;
 			}
@@ -666,6 +682,25 @@ public final class Controller<T extends KubernetesObject> {
 					+ " (logged once per handler)");
 		}
 		return Priority.clamp(asked);
+	}
+
+	/**
+	 * The trace context a call continues: the one the change it handles brought onto the
+	 * object. Only an add or a change that came through a watch has a writer; and only a
+	 * value the change brought (a new object's, or one that differs from the state
+	 * delivered before) is the writer's: an annotation left from an earlier write, on an
+	 * object someone else changed since, tells nothing of this change.
+	 */
+	private String carriedTraceContext(String key, Call<T> call) {
+		if (call.trigger() != Trigger.ADDED && call.trigger() != Trigger.CHANGED || this.warmedUp.contains(key)) {
+			return null;
+		}
+		String carried = TraceContextAnnotation.valueOf(call.newObject());
+		if (carried == null
+				|| (call.oldObject() != null && carried.equals(TraceContextAnnotation.valueOf(call.oldObject())))) {
+			return null;
+		}
+		return carried;
 	}
 
 	private void called(String key, Call<T> call, HandlerContext context, HandlerObserver.Outcome outcome, long start,
@@ -872,6 +907,7 @@ public final class Controller<T extends KubernetesObject> {
 	private void remember(String key, T current, FinalState<T> consumed) {
 		this.ledger.remember(key, current, consumed);
 		if (current == null) {
+			this.warmedUp.remove(key);
 			this.readAfterWrite.forget(key);
 			this.ownWrites.forget(key);
 		}
@@ -881,6 +917,7 @@ public final class Controller<T extends KubernetesObject> {
 	}
 
 	private void forget(String key) {
+		this.warmedUp.remove(key);
 		this.ledger.forget(key);
 		this.readAfterWrite.forget(key);
 		this.ownWrites.forget(key);

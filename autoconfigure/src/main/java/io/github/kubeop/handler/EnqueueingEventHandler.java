@@ -87,6 +87,11 @@ final class EnqueueingEventHandler<T extends KubernetesObject> implements Resour
 			}
 			return;
 		}
+		if (TraceContextAnnotation.isOnlyChange(oldObject, newObject)) {
+			// a traced write that changed nothing else: handled, it could call again
+			// and again
+			return;
+		}
 		if (callableFor(key, oldObject, newObject)) {
 			this.enqueue.accept(key, Trigger.CHANGED);
 		}

@@ -570,11 +570,11 @@ public class HandlerRegistrar {
 			InformerSpec<S> spec = (InformerSpec<S>) defaultSpec(reference.type(), primary.name());
 			List<TransformFunction<S>> transforms = new ArrayList<>(spec.transforms());
 			transforms.add(REFERENCED_ONLY);
-			referenced = this.informers
-				.informer(new InformerSpec<>(spec.name() + "-referenced", spec.apiVersion(), spec.kind(), spec.type(),
-						spec.namespaces(), spec.labelSelector(), spec.fieldSelector(), spec.resyncPeriod(),
-						spec.stripManagedFields(), spec.indexers(), spec.pageSize(), spec.watchTimeout(),
-						spec.stallTimeout(), spec.pingInterval(), spec.standardTransforms(), transforms));
+			referenced = this.informers.informer(new InformerSpec<>(spec.name() + "-referenced", spec.apiVersion(),
+					spec.kind(), spec.type(), spec.namespaces(), spec.labelSelector(), spec.fieldSelector(),
+					spec.resyncPeriod(), spec.stripManagedFields(), spec.indexers(), spec.pageSize(),
+					spec.watchTimeout(), spec.stallTimeout(), spec.pingInterval(), spec.standardTransforms(),
+					transforms, spec.encoding()));
 		}
 		else {
 			referenced = (ResourceInformer<S>) informer(reference.informer(), reference.type(), primary.name());
@@ -591,6 +591,18 @@ public class HandlerRegistrar {
 		}
 		watcher.start(keys);
 		this.referenceWatchers.add(watcher);
+	}
+
+	/**
+	 * Returns whether a handler maps referenced objects to its primaries by a
+	 * {@link ReferenceMapper}, whose failures {@link #referenceMappingFailures(String)}
+	 * counts.
+	 * @param handler the handler name
+	 * @return whether the handler has a reference mapper
+	 */
+	public synchronized boolean mapsReferencesByFunction(String handler) {
+		return this.referenceWatchers.stream()
+			.anyMatch((watcher) -> watcher.handler().equals(handler) && watcher.mapsByFunction());
 	}
 
 	/**
@@ -628,7 +640,8 @@ public class HandlerRegistrar {
 			@Override
 			public void onUpdate(O oldObject, O newObject) {
 				if (!Objects.equals(oldObject.getMetadata().getResourceVersion(),
-						newObject.getMetadata().getResourceVersion())) {
+						newObject.getMetadata().getResourceVersion())
+						&& !TraceContextAnnotation.isOnlyChange(oldObject, newObject)) {
 					enqueueOwners(owner, ownerKind, oldObject, newObject, owned);
 				}
 			}

@@ -33,7 +33,7 @@ public interface HandlerTracing {
 	/**
 	 * Tracing that does nothing.
 	 */
-	HandlerTracing NONE = (handler, key, resource, trigger, attempt) -> Traced.NONE;
+	HandlerTracing NONE = (handler, key, resource, trigger, attempt, traceContext) -> Traced.NONE;
 
 	/**
 	 * A handler call starts on the current thread.
@@ -42,9 +42,13 @@ public interface HandlerTracing {
 	 * @param resource the resource of the handled object
 	 * @param trigger why the call is made
 	 * @param attempt the attempt, {@code 1} for the first
+	 * @param traceContext the trace context the change that caused the call carried on
+	 * the object (the {@link TraceContextAnnotation} it brought, as it is, possibly
+	 * malformed), or {@code null} if the call has no writer to continue: a start, a
+	 * resync, a change that did not bring a new value
 	 * @return what to tell of the call's end, {@link Traced#NONE} when nothing is traced
 	 */
-	Traced start(String handler, String key, ResourceKind resource, Trigger trigger, int attempt);
+	Traced start(String handler, String key, ResourceKind resource, Trigger trigger, int attempt, String traceContext);
 
 	/**
 	 * Returns the queue metrics a handler's queue reports to, so that the tracing can

@@ -157,6 +157,14 @@ final class ReferenceWatcher<S extends KubernetesObject> {
 	}
 
 	/**
+	 * Returns whether this reference maps by a function rather than by a path.
+	 * @return whether the reference has a mapper
+	 */
+	boolean mapsByFunction() {
+		return this.path == null;
+	}
+
+	/**
 	 * Returns how often the mapper threw.
 	 * @return the number of failed mappings
 	 */
@@ -264,7 +272,8 @@ final class ReferenceWatcher<S extends KubernetesObject> {
 		@Override
 		public void onUpdate(S oldObject, S newObject) {
 			if (!Objects.equals(oldObject.getMetadata().getResourceVersion(),
-					newObject.getMetadata().getResourceVersion())) {
+					newObject.getMetadata().getResourceVersion())
+					&& !TraceContextAnnotation.isOnlyChange(oldObject, newObject)) {
 				enqueuePrimaries(oldObject, newObject);
 			}
 		}

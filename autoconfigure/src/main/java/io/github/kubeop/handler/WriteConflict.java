@@ -34,7 +34,9 @@ import io.kubernetes.client.openapi.models.V1StatusCause;
  * newer state resolves it. A server-side apply that meets fields another field manager
  * owns answers with the same reason {@code Conflict}, but with causes of type
  * {@code FieldManagerConflict}: calling again changes nothing, as for
- * {@code AlreadyExists}.
+ * {@code AlreadyExists}. A delete whose {@code uid} precondition failed (the object of
+ * that name was deleted and created again since it was read) is routine too, but says so:
+ * the call again sees the new object and decides about it.
  *
  * @param type what kind of conflict
  * @param fieldManagers the other field managers an apply conflicted with, as the server
@@ -48,6 +50,14 @@ record WriteConflict(Type type, List<String> fieldManagers) {
 	private static final String ALREADY_EXISTS = "AlreadyExists";
 
 	private static final String FIELD_MANAGER_CONFLICT = "FieldManagerConflict";
+
+	/**
+	 * How kube-apiserver words a failed {@code uid} precondition: "the UID in the
+	 * precondition (...) does not match the UID in record (...)"; older servers said
+	 * "Precondition failed: UID in precondition: ...".
+	 */
+	private static final Pattern UID_PRECONDITION_FAILED = Pattern.compile("UID in (the )?precondition",
+			Pattern.CASE_INSENSITIVE);
 
 	private static final Pattern CONFLICT_WITH = Pattern.compile("conflict with \"([^\"]+)\"");
 
@@ -81,6 +91,10 @@ record WriteConflict(Type type, List<String> fieldManagers) {
 		if (!CONFLICT.equals(reason)) {
 			return new WriteConflict(Type.OTHER, List.of());
 		}
+		if (status != null && status.getMessage() != null
+				&& UID_PRECONDITION_FAILED.matcher(status.getMessage()).find()) {
+			return new WriteConflict(Type.REPLACED, List.of());
+		}
 		List<String> managers = new ArrayList<>();
 		boolean fieldManagerConflict = false;
 		if (status != null && status.getDetails() != null && status.getDetails().getCauses() != null) {
@@ -97,10 +111,10 @@ record WriteConflict(Type type, List<String> fieldManagers) {
 
 	/**
 	 * Returns whether calling again with a newer state resolves the conflict.
-	 * @return whether it is an optimistic-concurrency conflict
+	 * @return whether it is an optimistic-concurrency conflict or a replaced object
 	 */
 	boolean isRoutine() {
-		return this.type == Type.OPTIMISTIC_CONCURRENCY;
+		return this.type == Type.OPTIMISTIC_CONCURRENCY || this.type == Type.REPLACED;
 	}
 
 	/**
@@ -118,6 +132,8 @@ record WriteConflict(Type type, List<String> fieldManagers) {
 			case ALREADY_EXISTS -> "the object already exists";
 			case OTHER -> "the API server answered 409";
 			case OPTIMISTIC_CONCURRENCY -> "the object changed since it was read";
+			case REPLACED -> "the object was replaced: deleted and created again since it was read "
+					+ "(its uid precondition failed)";
 		};
 	}
 
@@ -161,6 +177,12 @@ record WriteConflict(Type type, List<String> fieldManagers) {
 		 * {@code Conflict}, causes {@code FieldManagerConflict}).
 		 */
 		FIELD_MANAGER,
+
+		/**
+		 * A write's {@code uid} precondition failed: the object of that name is another
+		 * one now (reason {@code Conflict}, a message naming the uid precondition).
+		 */
+		REPLACED,
 
 		/**
 		 * A create met an object of that name (reason {@code AlreadyExists}).

@@ -61,13 +61,14 @@ import io.kubernetes.client.common.KubernetesObject;
  * and only if {@code stripManagedFields} is set
  * @param transforms the transforms applied, in order, to each decoded object before it is
  * cached
+ * @param encoding the encoding lists and watches ask for
  * @author Kubeop authors
  */
 public record InformerSpec<T extends KubernetesObject>(String name, String apiVersion, String kind, Class<T> type,
 		List<String> namespaces, String labelSelector, String fieldSelector, Duration resyncPeriod,
 		boolean stripManagedFields, Map<String, Function<T, List<String>>> indexers, int pageSize,
 		Duration watchTimeout, Duration stallTimeout, Duration pingInterval, Set<StandardTransform> standardTransforms,
-		List<TransformFunction<T>> transforms) {
+		List<TransformFunction<T>> transforms, Encoding encoding) {
 
 	/**
 	 * The default page size of initial lists.
@@ -141,7 +142,36 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 				indexers, pageSize, watchTimeout, stallTimeout, pingInterval, Set.of(), List.of());
 	}
 
+	/**
+	 * Creates a spec that asks for the {@linkplain Encoding#DEFAULT default encoding}.
+	 * @param name the informer name
+	 * @param apiVersion the API version
+	 * @param kind the kind or plural
+	 * @param type the Java type
+	 * @param namespaces the namespaces, empty for all
+	 * @param labelSelector the label selector, or {@code null}
+	 * @param fieldSelector the field selector, or {@code null}
+	 * @param resyncPeriod the resync period
+	 * @param stripManagedFields whether managed fields are dropped
+	 * @param indexers the index functions by index name
+	 * @param pageSize the page size of lists
+	 * @param watchTimeout the server-side watch timeout
+	 * @param stallTimeout how long a silent watch is trusted
+	 * @param pingInterval the ping interval of watch connections
+	 * @param standardTransforms the ready-made transforms
+	 * @param transforms the transforms applied to each decoded object
+	 */
+	public InformerSpec(String name, String apiVersion, String kind, Class<T> type, List<String> namespaces,
+			String labelSelector, String fieldSelector, Duration resyncPeriod, boolean stripManagedFields,
+			Map<String, Function<T, List<String>>> indexers, int pageSize, Duration watchTimeout, Duration stallTimeout,
+			Duration pingInterval, Set<StandardTransform> standardTransforms, List<TransformFunction<T>> transforms) {
+		this(name, apiVersion, kind, type, namespaces, labelSelector, fieldSelector, resyncPeriod, stripManagedFields,
+				indexers, pageSize, watchTimeout, stallTimeout, pingInterval, standardTransforms, transforms,
+				Encoding.DEFAULT);
+	}
+
 	public InformerSpec {
+		encoding = (encoding != null) ? encoding : Encoding.DEFAULT;
 		namespaces = namespaces.stream().distinct().sorted().toList();
 		// one mechanism for all ready-made transforms; the flag stays as its view
 		Set<StandardTransform> standard = EnumSet.noneOf(StandardTransform.class);
@@ -171,7 +201,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 			Class<T> type) {
 		return new InformerSpec<>(name, apiVersion, kind, type, List.of(), null, null, Duration.ZERO, true, Map.of(),
 				DEFAULT_PAGE_SIZE, DEFAULT_WATCH_TIMEOUT, DEFAULT_STALL_TIMEOUT, DEFAULT_PING_INTERVAL,
-				Set.of(StandardTransform.DEDUPLICATE_STRINGS), List.of());
+				Set.of(StandardTransform.DEDUPLICATE_STRINGS), List.of(), Encoding.DEFAULT);
 	}
 
 	/**
@@ -183,7 +213,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, List.of(namespaces),
 				this.labelSelector, this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers,
 				this.pageSize, this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms,
-				this.transforms);
+				this.transforms, this.encoding);
 	}
 
 	/**
@@ -194,7 +224,8 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withLabelSelector(String labelSelector) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
-				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, this.transforms);
+				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, this.transforms,
+				this.encoding);
 	}
 
 	/**
@@ -205,7 +236,8 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withResyncPeriod(Duration resyncPeriod) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
-				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, this.transforms);
+				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, this.transforms,
+				this.encoding);
 	}
 
 	/**
@@ -216,7 +248,8 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withPageSize(int pageSize) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, pageSize,
-				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, this.transforms);
+				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, this.transforms,
+				this.encoding);
 	}
 
 	/**
@@ -228,7 +261,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withWatchTimeouts(Duration watchTimeout, Duration stallTimeout) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
-				watchTimeout, stallTimeout, this.pingInterval, this.standardTransforms, this.transforms);
+				watchTimeout, stallTimeout, this.pingInterval, this.standardTransforms, this.transforms, this.encoding);
 	}
 
 	/**
@@ -239,7 +272,8 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public InformerSpec<T> withPingInterval(Duration pingInterval) {
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
-				this.watchTimeout, this.stallTimeout, pingInterval, this.standardTransforms, this.transforms);
+				this.watchTimeout, this.stallTimeout, pingInterval, this.standardTransforms, this.transforms,
+				this.encoding);
 	}
 
 	/**
@@ -253,7 +287,8 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 		indexers.put(indexName, function);
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, indexers, this.pageSize,
-				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, this.transforms);
+				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, this.transforms,
+				this.encoding);
 	}
 
 	/**
@@ -267,7 +302,7 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 		standard.addAll(List.of(transforms));
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
-				this.watchTimeout, this.stallTimeout, this.pingInterval, standard, this.transforms);
+				this.watchTimeout, this.stallTimeout, this.pingInterval, standard, this.transforms, this.encoding);
 	}
 
 	/**
@@ -280,7 +315,20 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 		transforms.add(transform);
 		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
 				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
-				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, transforms);
+				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, transforms,
+				this.encoding);
+	}
+
+	/**
+	 * Returns this spec asking for the given encoding.
+	 * @param encoding the encoding
+	 * @return the new spec
+	 */
+	public InformerSpec<T> withEncoding(Encoding encoding) {
+		return new InformerSpec<>(this.name, this.apiVersion, this.kind, this.type, this.namespaces, this.labelSelector,
+				this.fieldSelector, this.resyncPeriod, this.stripManagedFields, this.indexers, this.pageSize,
+				this.watchTimeout, this.stallTimeout, this.pingInterval, this.standardTransforms, this.transforms,
+				encoding);
 	}
 
 	/**
@@ -339,6 +387,30 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 	public record SharingKey(String apiVersion, String kind, Class<?> type, List<String> namespaces,
 			String labelSelector, String fieldSelector, boolean stripManagedFields,
 			Set<StandardTransform> standardTransforms, List<? extends TransformFunction<?>> transforms) {
+
+	}
+
+	/**
+	 * The encoding an informer's lists and watches ask the API server for.
+	 */
+	public enum Encoding {
+
+		/**
+		 * Protobuf ({@code application/vnd.kubernetes.protobuf}) for the built-in kinds,
+		 * as client-go asks for, with JSON as the fallback: custom resources, and servers
+		 * that answer JSON, are read as JSON.
+		 */
+		PROTOBUF,
+
+		/**
+		 * JSON only.
+		 */
+		JSON;
+
+		/**
+		 * The encoding informers ask for unless configured otherwise.
+		 */
+		public static final Encoding DEFAULT = JSON;
 
 	}
 

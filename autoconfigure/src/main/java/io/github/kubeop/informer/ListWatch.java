@@ -120,6 +120,11 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	 */
 	private final ModelDecoder<T> decoder;
 
+	/**
+	 * Decodes the protobuf encoding, or {@code null} if this loop asks for JSON only.
+	 */
+	private final ProtobufDecoder<T> protobuf;
+
 	private final Backoff backoff = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(30), Duration.ofMinutes(2));
 
 	private final AtomicLong relists = new AtomicLong();
@@ -196,6 +201,8 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			.build();
 		this.watchHttp = watchClient(client.getHttpClient(), informer.spec(), this.reachability);
 		this.decoder = ModelDecoder.of(informer.spec(), informer.resource(), client.getJSON().getGson());
+		this.protobuf = (informer.spec().encoding() == InformerSpec.Encoding.PROTOBUF)
+				? ProtobufDecoder.of(informer.spec(), informer.resource(), client.getJSON().getGson()) : null;
 	}
 
 	/**
@@ -415,7 +422,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			List<PendingPage> prefetched = new ArrayList<>(1);
 			try (Response response = current.await()) {
 				this.reachability.answered();
-				page = readPage(response.body().charStream(), relist::listed, relist::unreadable, (metadata) -> {
+				page = readPage(response, relist::listed, relist::unreadable, (metadata) -> {
 					listStarted(metadata.resourceVersion());
 					if (metadata.continueToken() != null && this.running && prefetched.isEmpty()) {
 						prefetched.add(requestPage(null, metadata.continueToken(), true));
@@ -452,7 +459,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			throws ApiException, IOException {
 		try (Response response = requestPage(resourceVersion, null, false).await()) {
 			this.reachability.answered();
-			ListMetadata list = readPage(response.body().charStream(), relist::listed, relist::unreadable,
+			ListMetadata list = readPage(response, relist::listed, relist::unreadable,
 					(metadata) -> listStarted(metadata.resourceVersion()));
 			return this.running ? list.resourceVersion() : null;
 		}
@@ -483,10 +490,40 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	}
 
 	/**
-	 * Reads one page of a list: converts its items one at a time and hands each to
-	 * {@code onObject} before the next is read, or its key to {@code onUnreadable} if it
-	 * cannot be read, and returns the list's metadata, which may come before or after the
-	 * items.
+	 * Reads one page of a list, in the encoding the server answered with.
+	 * @param response the page
+	 * @param onObject told each object read
+	 * @param onUnreadable told the key of each object that could not be read
+	 * @param onMetadata told the list's metadata as soon as it is read
+	 * @return the list's resourceVersion and continue token
+	 * @throws IOException if the page cannot be read or is not a list
+	 */
+	private ListMetadata readPage(Response response, Consumer<T> onObject, Consumer<String> onUnreadable,
+			Consumer<ListMetadata> onMetadata) throws IOException {
+		if (this.protobuf != null && ProtobufDecoder.isProtobuf(response.header("Content-Type"))) {
+			return this.protobuf.readList(response.body().byteStream(), (decoded, key) -> {
+				T transformed = transform(decoded, key);
+				if (transformed != null) {
+					onObject.accept(transformed);
+				}
+				else {
+					onUnreadable.accept(key);
+				}
+			}, (key) -> {
+				this.skipped.incrementAndGet();
+				logger.warn("Informer '" + this.informer.spec().name() + "' skips " + this.informer.resource().kind()
+						+ " " + key + ": its protobuf does not fit " + this.informer.spec().type().getName());
+				onUnreadable.accept(key);
+			}, onMetadata);
+		}
+		return readPage(response.body().charStream(), onObject, onUnreadable, onMetadata);
+	}
+
+	/**
+	 * Reads one page of a list in JSON: converts its items one at a time and hands each
+	 * to {@code onObject} before the next is read, or its key to {@code onUnreadable} if
+	 * it cannot be read, and returns the list's metadata, which may come before or after
+	 * the items.
 	 * @param body the page's JSON
 	 * @param onObject told each object read
 	 * @param onUnreadable told the key of each object that could not be read
@@ -706,8 +743,16 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			}
 			boolean silenceDetected = watchForSilence(source);
 			long events = 0;
+			boolean protobufStream = this.protobuf != null
+					&& ProtobufDecoder.isProtobuf(response.header("Content-Type"));
+			if (protobufStream) {
+				events = streamProtobuf(source, listing, silenceDetected);
+				if (events < 0) {
+					return false;
+				}
+			}
 			String line;
-			while (this.running && (line = source.readUtf8Line()) != null) {
+			while (this.running && !protobufStream && (line = source.readUtf8Line()) != null) {
 				if (line.isBlank()) {
 					continue;
 				}
@@ -770,6 +815,54 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			this.reachability.watchEnded(call);
 			this.current = null;
 		}
+	}
+
+	/**
+	 * Reads a watch in the protobuf encoding: frames of a 4-byte length and a
+	 * {@code WatchEvent}, until the server ends it.
+	 * @return the number of events, or {@code -1} if a relist is needed
+	 */
+	private long streamProtobuf(BufferedSource source, ResourceInformer<T>.Relist listing, boolean silenceDetected)
+			throws IOException, ApiException {
+		long events = 0;
+		while (this.running && !source.exhausted()) {
+			int length = source.readInt();
+			byte[] frame = source.readByteArray(length);
+			events++;
+			ProtobufDecoder.Event<T> event;
+			try {
+				synchronized (this.protobuf) {
+					event = this.protobuf.readEvent(frame);
+				}
+			}
+			catch (RuntimeException ex) {
+				// an object that does not fit its Java type: the last readable state
+				// stays
+				this.skipped.incrementAndGet();
+				logger.warn("Informer '" + this.informer.spec().name() + "' skips a " + this.informer.resource().kind()
+						+ " event: its protobuf does not fit " + this.informer.spec().type().getName() + " ("
+						+ ex.getMessage() + ")");
+				continue;
+			}
+			boolean resumable;
+			if (event.tree() == null) {
+				resumable = handleDecoded(new ModelDecoder.DecodedEvent<>(event.type(), event.object(), event.key(),
+						event.resourceVersion()), listing);
+			}
+			else if (this.initialEventsPending) {
+				resumable = handleInitial(event.tree(), listing);
+			}
+			else {
+				resumable = handle(event.tree());
+			}
+			if (!resumable) {
+				return -1;
+			}
+			if (!silenceDetected && this.bookmarksSeen) {
+				silenceDetected = watchForSilence(source);
+			}
+		}
+		return events;
 	}
 
 	/**
@@ -1008,7 +1101,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		query.add(new Pair("fieldSelector", (fieldSelector != null) ? fieldSelector + "," + byName : byName));
 		try (Response response = ApiRequests.checked(this.listHttp.newCall(request(query)).execute())) {
 			this.reachability.answered();
-			return readPage(response.body().charStream(), onObject, (key) -> {
+			return readPage(response, onObject, (key) -> {
 			}, (metadata) -> {
 			}).resourceVersion();
 		}
@@ -1016,8 +1109,11 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	private Request request(List<Pair> query) {
 		boolean watch = query.stream().anyMatch((pair) -> "watch".equals(pair.getName()));
-		return ApiRequests.get(this.client, this.informer.resource().collectionPath(this.namespace), query,
-				this.informer.accept(watch));
+		// JSON stays acceptable: a server (or a proxy) that does not speak protobuf
+		// answers JSON
+		String accept = (this.protobuf != null) ? ProtobufDecoder.MEDIA_TYPE + ", application/json"
+				: this.informer.accept(watch);
+		return ApiRequests.get(this.client, this.informer.resource().collectionPath(this.namespace), query, accept);
 	}
 
 	private List<Pair> selectors() {
@@ -1150,7 +1246,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 
 	}
 
-	private static final class UnexpectedResponseException extends IOException {
+	static final class UnexpectedResponseException extends IOException {
 
 		UnexpectedResponseException(String message) {
 			super(message);

@@ -215,7 +215,7 @@ final class ModelDecoder<T extends KubernetesObject> {
 	 * set; asked of the Gson itself, so that a Gson the application configured is
 	 * followed too.
 	 */
-	private static boolean keepsManagedFields(Gson clientGson) {
+	static boolean keepsManagedFields(Gson clientGson) {
 		V1ObjectMeta metadata = clientGson.fromJson("{\"managedFields\":[{\"manager\":\"probe\"}]}",
 				V1ObjectMeta.class);
 		// a dropped field keeps the model's default, an empty list

@@ -27,6 +27,7 @@ import java.util.function.Supplier;
 
 import io.github.kubeop.handler.Controller;
 import io.github.kubeop.handler.HandlerObserver;
+import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.ResourceKind;
 import io.github.kubeop.queue.DefaultWorkQueue;
@@ -225,6 +226,21 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory, Writ
 		errors(name);
 		terminalErrors(name);
 		reconcileTime(name);
+	}
+
+	/**
+	 * Registers {@code kubeop.references.mapping.failures}, the calls of a handler's
+	 * reference mappers that threw (each logged once per object until it maps again).
+	 * @param registrar the registrar of the handler, which counts them
+	 * @param handler the handler name
+	 */
+	public void bindReferenceMappingFailures(HandlerRegistrar registrar, String handler) {
+		// the registrar, a bean, keeps the meter's weakly held object reachable
+		FunctionCounter
+			.builder("kubeop.references.mapping.failures", registrar, (r) -> r.referenceMappingFailures(handler))
+			.description("Calls of the handler's reference mappers that threw")
+			.tags("controller", handler)
+			.register(this.registry);
 	}
 
 	/**

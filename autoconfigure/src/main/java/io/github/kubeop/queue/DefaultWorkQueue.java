@@ -22,13 +22,16 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
+import io.github.kubeop.queue.WaitingItems.Node;
+
 /**
  * client-go's work queue ({@code workqueue.Typed}) with controller-runtime's priorities:
- * the waiting items, a dirty set of items that need processing, and a processing set. An
- * item waits at most once; an item added while processing is only marked dirty and waits
- * again when it is done. A worker takes the waiting item of the highest {@link Priority}
- * first; adding an item that waits already raises its priority, never lowers it. With
- * lanes (fairness), the lanes that have items of the highest priority take turns.
+ * every item the queue knows has one node that says whether it needs processing (dirty),
+ * whether a worker processes it, and where it waits. An item waits at most once; an item
+ * added while processing is only marked dirty and waits again when it is done. A worker
+ * takes the waiting item of the highest {@link Priority} first; adding an item that waits
+ * already raises its priority, never lowers it. With lanes (fairness), the lanes that
+ * have items of the highest priority take turns.
  *
  * @param <K> the item type
  * @author Kubeop authors
@@ -42,19 +45,18 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 	private final WaitingItems<K> queue;
 
 	/**
-	 * The items that need processing, waiting or added while processing, with their
-	 * priorities.
+	 * Every item the queue knows: waiting, being processed, or both; an item is forgotten
+	 * when it is done with nothing more to do. One lookup per add and per done, none per
+	 * take.
 	 */
-	private final Map<K, Integer> dirty = new HashMap<>();
-
-	private final Map<K, Processing> processing = new HashMap<>();
+	private final Map<K, Node<K>> items = new HashMap<>();
 
 	/**
-	 * The lane of an item, or {@code null} for one lane.
+	 * The items being processed, linked through their nodes, first taken first.
 	 */
-	private final Function<? super K, String> lanes;
+	private Node<K> firstProcessing;
 
-	private final Map<K, Long> addedAt = new HashMap<>();
+	private int processingCount;
 
 	private final String name;
 
@@ -87,13 +89,13 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 	 * @param metrics told what the queue does
 	 * @param ticker the time source
 	 * @param lanes the lane of an item, or {@code null} for one lane; called with the
-	 * queue's lock held when an item is placed, so it must not call back into the queue
-	 * nor wait on anything that holds the queue's lock (reading an informer's cache is
-	 * fine)
+	 * queue's lock held when the queue starts to know an item (an add of an item neither
+	 * waiting nor processed), so it must not call back into the queue nor wait on
+	 * anything that holds the queue's lock (reading an informer's cache is fine); the
+	 * lane found is kept while the item waits or is processed
 	 */
 	public DefaultWorkQueue(String name, QueueMetrics metrics, Ticker ticker, Function<? super K, String> lanes) {
-		this.queue = new WaitingItems<>(lanes != null);
-		this.lanes = lanes;
+		this.queue = new WaitingItems<>(lanes);
 		this.name = name;
 		this.metrics = metrics;
 		this.ticker = ticker;
@@ -128,52 +130,47 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 			if (this.shuttingDown) {
 				return;
 			}
-			Integer waiting = this.dirty.putIfAbsent(item, priority);
-			if (waiting != null) {
-				if (priority > waiting) {
-					raise(item, waiting, priority);
+			Node<K> node = this.items.get(item);
+			if (node == null) {
+				node = this.queue.node(item, priority);
+				this.items.put(item, node);
+				node.dirty = true;
+				if (this.timed) {
+					this.metrics.added(priority);
+					node.addedAt = this.ticker.nanoTime();
 				}
-				return;
+				this.queue.push(node);
+				this.changed.signal();
 			}
-			if (this.timed) {
-				this.metrics.added(priority);
-				this.addedAt.putIfAbsent(item, this.ticker.nanoTime());
+			else if (node.dirty) {
+				if (priority > node.priority) {
+					raise(node, priority);
+				}
 			}
-			if (this.processing.containsKey(item)) {
-				return;
+			else {
+				// processed, and added again: it waits again when it is done
+				node.dirty = true;
+				node.priority = priority;
+				if (this.timed) {
+					this.metrics.added(priority);
+					node.addedAt = this.ticker.nanoTime();
+				}
 			}
-			this.queue.push(item, priority, lane(item));
-			this.changed.signal();
 		}
 		finally {
 			this.lock.unlock();
 		}
 	}
 
-	private String lane(K item) {
-		if (this.lanes == null) {
-			return null;
-		}
-		String lane = this.lanes.apply(item);
-		return (lane != null) ? lane : "";
-	}
-
-	/**
-	 * Whether an item waits at a priority now: a place of a raised item is skipped unless
-	 * it waits at that place's priority again.
-	 */
-	private boolean waitsAt(K item, int priority) {
-		Integer waiting = this.dirty.get(item);
-		return waiting != null && waiting == priority && !this.processing.containsKey(item);
-	}
-
-	private void raise(K item, int from, int to) {
-		this.dirty.put(item, to);
+	private void raise(Node<K> node, int to) {
 		if (this.timed) {
-			this.metrics.raised(from, to);
+			this.metrics.raised(node.priority, to);
 		}
-		if (!this.processing.containsKey(item)) {
-			this.queue.raise(item, to, lane(item));
+		if (node.processing) {
+			node.priority = to;
+		}
+		else {
+			this.queue.raise(node, to);
 		}
 	}
 
@@ -184,19 +181,20 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 			while (this.queue.size() == 0 && !this.shuttingDown) {
 				this.changed.await();
 			}
-			K item = this.queue.poll(this::waitsAt);
-			if (item == null) {
+			Node<K> node = this.queue.poll();
+			if (node == null) {
 				return null;
 			}
-			int priority = this.dirty.remove(item);
-			long now = 0;
+			node.dirty = false;
+			node.processing = true;
+			node.takenPriority = node.priority;
 			if (this.timed) {
-				now = this.ticker.nanoTime();
-				Long added = this.addedAt.remove(item);
-				this.metrics.taken((added != null) ? now - added : 0, priority);
+				long now = this.ticker.nanoTime();
+				this.metrics.taken(now - node.addedAt, node.priority);
+				node.started = now;
 			}
-			this.processing.put(item, new Processing(now, priority));
-			return item;
+			startProcessing(node);
+			return node.item;
 		}
 		finally {
 			this.lock.unlock();
@@ -207,16 +205,23 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 	public void done(K item) {
 		this.lock.lock();
 		try {
-			Processing processed = this.processing.remove(item);
-			if (processed != null && this.timed) {
-				this.metrics.done(this.ticker.nanoTime() - processed.started);
+			Node<K> node = this.items.get(item);
+			if (node != null && node.processing) {
+				stopProcessing(node);
+				if (this.timed) {
+					this.metrics.done(this.ticker.nanoTime() - node.started);
+				}
+				if (node.dirty) {
+					this.queue.push(node);
+					this.changed.signal();
+				}
+				else {
+					this.items.remove(item);
+					this.queue.release(node);
+				}
 			}
-			Integer priority = this.dirty.get(item);
-			if (priority != null) {
-				this.queue.push(item, priority, lane(item));
-				this.changed.signal();
-			}
-			else if (this.processing.isEmpty()) {
+			if (this.processingCount == 0) {
+				// a drain waits for this
 				this.changed.signalAll();
 			}
 		}
@@ -225,12 +230,41 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 		}
 	}
 
+	private void startProcessing(Node<K> node) {
+		node.processing = true;
+		Node<K> first = this.firstProcessing;
+		if (first != null) {
+			first.previous = node;
+			node.next = first;
+		}
+		this.firstProcessing = node;
+		this.processingCount++;
+	}
+
+	private void stopProcessing(Node<K> node) {
+		node.processing = false;
+		Node<K> previous = node.previous;
+		Node<K> next = node.next;
+		if (previous == null) {
+			this.firstProcessing = next;
+		}
+		else {
+			previous.next = next;
+		}
+		if (next != null) {
+			next.previous = previous;
+		}
+		node.previous = null;
+		node.next = null;
+		this.processingCount--;
+	}
+
 	@Override
 	public int priorityOf(K item) {
 		this.lock.lock();
 		try {
-			Processing processed = this.processing.get(item);
-			return (processed != null) ? processed.priority : Priority.NORMAL;
+			Node<K> node = this.items.get(item);
+			return (node != null && node.processing) ? node.takenPriority : Priority.NORMAL;
 		}
 		finally {
 			this.lock.unlock();
@@ -266,7 +300,7 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 		try {
 			this.shuttingDown = true;
 			this.changed.signalAll();
-			while (!this.processing.isEmpty()) {
+			while (this.processingCount > 0) {
 				this.changed.await();
 			}
 		}
@@ -299,7 +333,11 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 		this.lock.lock();
 		try {
 			long now = this.ticker.nanoTime();
-			return this.processing.values().stream().mapToLong((processed) -> now - processed.started).sum();
+			long sum = 0;
+			for (Node<K> node = this.firstProcessing; node != null; node = node.next) {
+				sum += now - node.started;
+			}
+			return sum;
 		}
 		finally {
 			this.lock.unlock();
@@ -318,18 +356,15 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 		this.lock.lock();
 		try {
 			long now = this.ticker.nanoTime();
-			return this.processing.values().stream().mapToLong((processed) -> now - processed.started).max().orElse(0);
+			long longest = 0;
+			for (Node<K> node = this.firstProcessing; node != null; node = node.next) {
+				longest = Math.max(longest, now - node.started);
+			}
+			return longest;
 		}
 		finally {
 			this.lock.unlock();
 		}
-	}
-
-	/**
-	 * An item being processed: since when, and the priority it was taken at.
-	 */
-	private record Processing(long started, int priority) {
-
 	}
 
 	/**

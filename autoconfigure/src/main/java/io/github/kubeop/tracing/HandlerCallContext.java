@@ -18,15 +18,25 @@ package io.github.kubeop.tracing;
 import io.github.kubeop.handler.HandlerObserver;
 import io.github.kubeop.handler.Trigger;
 import io.github.kubeop.informer.ResourceKind;
-import io.micrometer.observation.Observation;
+import io.micrometer.observation.transport.Kind;
+import io.micrometer.observation.transport.ReceiverContext;
 
 /**
  * What an observation of a handler call knows: the handler, the key, why and how often it
- * was called, how long the key waited, and, once it ended, how.
+ * was called, how long the key waited, and, once it ended, how. A receiver context: its
+ * carrier is the trace context the change that caused the call brought on the object (a
+ * W3C {@code traceparent}, see {@link io.github.kubeop.handler.TraceContextAnnotation}),
+ * which a propagating tracing handler (Spring Boot registers one with a tracing bridge)
+ * continues; empty when there is none, and the call starts a trace of its own.
  *
  * @author Kubeop authors
  */
-public class HandlerCallContext extends Observation.Context {
+public class HandlerCallContext extends ReceiverContext<String> {
+
+	/**
+	 * The only field the carrier answers: what a W3C propagator reads.
+	 */
+	static final String TRACEPARENT = "traceparent";
 
 	private final String handler;
 
@@ -53,12 +63,40 @@ public class HandlerCallContext extends Observation.Context {
 	 */
 	public HandlerCallContext(String handler, String key, ResourceKind resource, Trigger trigger, int attempt,
 			long queueWaitNanos) {
+		this(handler, key, resource, trigger, attempt, queueWaitNanos, null);
+	}
+
+	/**
+	 * Creates a context of a call that continues a writer's trace.
+	 * @param handler the handler name
+	 * @param key the key of the handled object
+	 * @param resource its resource
+	 * @param trigger why the call is made
+	 * @param attempt the attempt, {@code 1} for the first
+	 * @param queueWaitNanos how long the key waited in the queue, negative if not known
+	 * @param traceContext the well-formed W3C {@code traceparent} the object carried, or
+	 * {@code null}
+	 */
+	public HandlerCallContext(String handler, String key, ResourceKind resource, Trigger trigger, int attempt,
+			long queueWaitNanos, String traceContext) {
+		// nothing but the traceparent: no tracestate or baggage is read from an object
+		super((carrier, field) -> (TRACEPARENT.equals(field) && !carrier.isEmpty()) ? carrier : null, Kind.CONSUMER);
+		setCarrier((traceContext != null) ? traceContext : "");
 		this.handler = handler;
 		this.key = key;
 		this.resource = resource;
 		this.trigger = trigger;
 		this.attempt = attempt;
 		this.queueWaitNanos = queueWaitNanos;
+	}
+
+	/**
+	 * Returns the trace context the call continues.
+	 * @return the W3C {@code traceparent}, or {@code null} if the call starts a trace
+	 */
+	public String getTraceContext() {
+		String carrier = getCarrier();
+		return (carrier == null || carrier.isEmpty()) ? null : carrier;
 	}
 
 	/**

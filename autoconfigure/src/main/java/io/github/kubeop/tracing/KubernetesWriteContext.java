@@ -16,15 +16,21 @@
 package io.github.kubeop.tracing;
 
 import io.github.kubeop.informer.ResourceKind;
-import io.micrometer.observation.Observation;
+import io.github.kubeop.handler.TraceContextAnnotation;
+import io.micrometer.observation.transport.Kind;
+import io.micrometer.observation.transport.SenderContext;
 
 /**
  * What an observation of a write request knows: the verb, the resource and object, and
- * the API server's answer. Never the object's contents.
+ * the API server's answer. Never the object's contents. A sender context whose carrier
+ * takes the W3C {@code traceparent} a propagating tracing handler injects (Spring Boot
+ * registers one with a tracing bridge): the trace context the write carries on the
+ * object, see {@link TraceContextAnnotation}. Only that field: no {@code tracestate} and
+ * no baggage reach an object.
  *
  * @author Kubeop authors
  */
-public class KubernetesWriteContext extends Observation.Context {
+public class KubernetesWriteContext extends SenderContext<KubernetesWriteContext> {
 
 	private final ResourceKind resource;
 
@@ -38,6 +44,8 @@ public class KubernetesWriteContext extends Observation.Context {
 
 	private int statusCode;
 
+	private String traceContext;
+
 	/**
 	 * Creates a context.
 	 * @param resource the resource written
@@ -49,6 +57,13 @@ public class KubernetesWriteContext extends Observation.Context {
 	 */
 	public KubernetesWriteContext(ResourceKind resource, String verb, String namespace, String name,
 			String subresource) {
+		super((carrier, field, value) -> {
+			if (carrier != null && HandlerCallContext.TRACEPARENT.equals(field)
+					&& TraceContextAnnotation.isWellFormed(value)) {
+				carrier.traceContext = value;
+			}
+		}, Kind.CLIENT);
+		setCarrier(this);
 		this.resource = resource;
 		this.verb = verb;
 		this.namespace = namespace;
@@ -95,6 +110,15 @@ public class KubernetesWriteContext extends Observation.Context {
 	 */
 	public String getSubresource() {
 		return this.subresource;
+	}
+
+	/**
+	 * Returns the trace context injected for the written object to carry.
+	 * @return the W3C {@code traceparent} of the write's span, or {@code null} if no
+	 * propagating handler injected one
+	 */
+	public String getTraceContext() {
+		return this.traceContext;
 	}
 
 	/**

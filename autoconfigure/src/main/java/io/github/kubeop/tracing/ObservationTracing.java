@@ -15,14 +15,19 @@
  */
 package io.github.kubeop.tracing;
 
-import io.github.kubeop.handler.HandlerObserver;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
 import io.github.kubeop.handler.HandlerTracing;
+import io.github.kubeop.handler.TraceContextAnnotation;
 import io.github.kubeop.handler.Trigger;
 import io.github.kubeop.informer.ResourceKind;
 import io.github.kubeop.queue.QueueMetrics;
 import io.github.kubeop.write.WriteTracing;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * Traces handler calls and their writes through Micrometer's Observation API. A handler
@@ -35,6 +40,8 @@ import io.micrometer.observation.ObservationRegistry;
  * @author Kubeop authors
  */
 public class ObservationTracing implements HandlerTracing, WriteTracing {
+
+	private static final Log logger = LogFactory.getLog(ObservationTracing.class);
 
 	private static final HandlerCallObservationConvention DEFAULT_HANDLER_CALL_CONVENTION = new DefaultHandlerCallObservationConvention();
 
@@ -53,6 +60,10 @@ public class ObservationTracing implements HandlerTracing, WriteTracing {
 	private final HandlerCallObservationConvention handlerCallConvention;
 
 	private final KubernetesWriteObservationConvention writeConvention;
+
+	private final AtomicLong rejectedTraceContexts = new AtomicLong();
+
+	private final AtomicBoolean failureLogged = new AtomicBoolean();
 
 	/**
 	 * Creates tracing with the default conventions.
@@ -86,28 +97,57 @@ public class ObservationTracing implements HandlerTracing, WriteTracing {
 		return !this.noop;
 	}
 
+	/**
+	 * Returns how many handler calls found a trace context on their object that was
+	 * malformed or foreign (no W3C {@code traceparent} of version {@code 00}) and started
+	 * a trace of their own instead.
+	 * @return the count since this tracing was created
+	 */
+	public long rejectedTraceContexts() {
+		return this.rejectedTraceContexts.get();
+	}
+
 	@Override
-	public HandlerTracing.Traced start(String handler, String key, ResourceKind resource, Trigger trigger,
-			int attempt) {
+	public HandlerTracing.Traced start(String handler, String key, ResourceKind resource, Trigger trigger, int attempt,
+			String traceContext) {
 		if (this.noop) {
 			return HandlerTracing.Traced.NONE;
 		}
 		long[] waited = queueWait.get();
-		HandlerCallContext context = new HandlerCallContext(handler, key, resource, trigger, attempt, waited[0]);
+		long queueWaitNanos = waited[0];
 		// one wait per take: a second call in one turn did not wait
 		waited[0] = -1;
-		Observation observation = KubeopObservation.HANDLER_CALL
-			.observation(this.handlerCallConvention, DEFAULT_HANDLER_CALL_CONVENTION, () -> context, this.registry)
-			.start();
-		Observation.Scope scope = observation.openScope();
-		return (outcome, error) -> {
-			context.setOutcome(outcome);
-			if (error != null) {
-				observation.error(error);
-			}
-			scope.close();
-			observation.stop();
-		};
+		String continued = traceContext;
+		if (continued != null && !TraceContextAnnotation.isWellFormed(continued)) {
+			// never parsed further, never logged: it is whatever someone wrote
+			this.rejectedTraceContexts.incrementAndGet();
+			continued = null;
+		}
+		try {
+			HandlerCallContext context = new HandlerCallContext(handler, key, resource, trigger, attempt,
+					queueWaitNanos, continued);
+			Observation observation = KubeopObservation.HANDLER_CALL
+				.observation(this.handlerCallConvention, DEFAULT_HANDLER_CALL_CONVENTION, () -> context, this.registry)
+				.start();
+			Observation.Scope scope = observation.openScope();
+			return (outcome, error) -> {
+				try {
+					context.setOutcome(outcome);
+					if (error != null) {
+						observation.error(error);
+					}
+					scope.close();
+					observation.stop();
+				}
+				catch (RuntimeException ex) {
+					failed(ex);
+				}
+			};
+		}
+		catch (RuntimeException ex) {
+			failed(ex);
+			return HandlerTracing.Traced.NONE;
+		}
 	}
 
 	@Override
@@ -116,18 +156,51 @@ public class ObservationTracing implements HandlerTracing, WriteTracing {
 		if (this.noop) {
 			return WriteTracing.Traced.NONE;
 		}
-		KubernetesWriteContext context = new KubernetesWriteContext(resource, verb, namespace, name, subresource);
-		// the parent is the observation in scope: the handler call that writes
-		Observation observation = KubeopObservation.KUBERNETES_WRITE
-			.observation(this.writeConvention, DEFAULT_WRITE_CONVENTION, () -> context, this.registry)
-			.start();
-		return (code, error) -> {
-			context.setStatusCode(code);
-			if (error != null) {
-				observation.error(error);
-			}
-			observation.stop();
-		};
+		try {
+			KubernetesWriteContext context = new KubernetesWriteContext(resource, verb, namespace, name, subresource);
+			// the parent is the observation in scope: the handler call that writes. A
+			// propagating handler injects the write's trace context into the context as
+			// it starts.
+			Observation observation = KubeopObservation.KUBERNETES_WRITE
+				.observation(this.writeConvention, DEFAULT_WRITE_CONVENTION, () -> context, this.registry)
+				.start();
+			return new WriteTracing.Traced() {
+
+				@Override
+				public void end(int code, Throwable error) {
+					try {
+						context.setStatusCode(code);
+						if (error != null) {
+							observation.error(error);
+						}
+						observation.stop();
+					}
+					catch (RuntimeException ex) {
+						failed(ex);
+					}
+				}
+
+				@Override
+				public String traceContext() {
+					return context.getTraceContext();
+				}
+
+			};
+		}
+		catch (RuntimeException ex) {
+			failed(ex);
+			return WriteTracing.Traced.NONE;
+		}
+	}
+
+	/**
+	 * A tracing handler threw: the call or write goes on untraced, and the first failure
+	 * is logged.
+	 */
+	private void failed(RuntimeException ex) {
+		if (this.failureLogged.compareAndSet(false, true)) {
+			logger.warn("Tracing failed; handler calls and writes go on (logged once)", ex);
+		}
 	}
 
 	@Override

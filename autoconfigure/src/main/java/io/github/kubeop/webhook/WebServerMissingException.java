@@ -17,8 +17,9 @@
 package io.github.kubeop.webhook;
 
 /**
- * Thrown at startup when the application has webhooks but no servlet web server to serve
- * them (a non-web application, or a WebFlux one).
+ * Thrown at startup when the application has webhooks but nothing to serve them: a
+ * non-web application, a servlet one on another server than Tomcat, or a reactive one
+ * without Reactor Netty.
  *
  * @author Kubeop authors
  */

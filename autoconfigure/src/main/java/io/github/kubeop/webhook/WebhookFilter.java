@@ -40,8 +40,6 @@ import jakarta.servlet.http.HttpServletResponse;
  */
 public class WebhookFilter implements Filter {
 
-	private static final int MAX_BODY = 12 * 1024 * 1024;
-
 	private final Supplier<WebhookRegistry> registry;
 
 	private final IntPredicate isWebhookPort;
@@ -67,31 +65,18 @@ public class WebhookFilter implements Filter {
 		}
 		String path = request.getRequestURI().substring(request.getContextPath().length());
 		WebhookRegistry registry = this.registry.get();
-		if (!registry.serves(path)) {
-			response.sendError(HttpServletResponse.SC_NOT_FOUND, "No webhook on " + path);
-			return;
+		WebhookRegistry.Response refused = registry.refuse(request.getMethod(), path);
+		send(response, (refused != null) ? refused
+				: registry.respond(path, request.getInputStream().readNBytes(WebhookRegistry.MAX_BODY + 1)));
+	}
+
+	private static void send(HttpServletResponse response, WebhookRegistry.Response answer) throws IOException {
+		byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
+		response.setStatus(answer.status());
+		if (answer.allow() != null) {
+			response.setHeader("Allow", answer.allow());
 		}
-		if (!"POST".equals(request.getMethod())) {
-			response.setHeader("Allow", "POST");
-			response.sendError(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
-			return;
-		}
-		byte[] body = request.getInputStream().readNBytes(MAX_BODY + 1);
-		if (body.length > MAX_BODY) {
-			response.sendError(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE);
-			return;
-		}
-		String answer;
-		try {
-			answer = registry.answer(path, new String(body, StandardCharsets.UTF_8));
-		}
-		catch (IllegalArgumentException ex) {
-			response.sendError(HttpServletResponse.SC_BAD_REQUEST, ex.getMessage());
-			return;
-		}
-		byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
-		response.setStatus(HttpServletResponse.SC_OK);
-		response.setContentType("application/json");
+		response.setContentType(answer.contentType());
 		response.setContentLength(bytes.length);
 		response.getOutputStream().write(bytes);
 	}

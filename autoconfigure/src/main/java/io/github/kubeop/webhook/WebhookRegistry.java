@@ -16,6 +16,7 @@
 
 package io.github.kubeop.webhook;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,12 @@ import com.google.gson.JsonParser;
  * @author Kubeop authors
  */
 public final class WebhookRegistry {
+
+	/**
+	 * The largest review a transport reads: twice the API server's largest object (an
+	 * update carries the object and the old one) with room to spare.
+	 */
+	public static final int MAX_BODY = 12 * 1024 * 1024;
 
 	private final Map<String, WebhookEndpoint> endpoints = new ConcurrentHashMap<>();
 
@@ -152,6 +159,46 @@ public final class WebhookRegistry {
 	}
 
 	/**
+	 * Refuses, before its body is read, a request that is not a review posted to a
+	 * webhook's path, as every transport must (404 for another path, 405 for another
+	 * method).
+	 * @param method the request's HTTP method
+	 * @param path the request's path
+	 * @return the response to send, or {@code null} to read the body and
+	 * {@linkplain #respond(String, byte[]) respond}
+	 */
+	public Response refuse(String method, String path) {
+		if (!serves(path)) {
+			return Response.error(404, "No webhook on " + path);
+		}
+		if (!"POST".equals(method)) {
+			return Response.error(405, "Webhooks take POST");
+		}
+		return null;
+	}
+
+	/**
+	 * Answers the body of a review posted to a webhook's path: the transports differ only
+	 * in how they read the request and write this response.
+	 * @param path the path
+	 * @param body the body, of at most {@link #MAX_BODY} bytes (a transport that read
+	 * more passes {@code MAX_BODY + 1} of them)
+	 * @return 200 with the answered review, 400 for a body that is no review, 413 for one
+	 * too large
+	 */
+	public Response respond(String path, byte[] body) {
+		if (body.length > MAX_BODY) {
+			return Response.error(413, "A review may not be larger than " + MAX_BODY + " bytes");
+		}
+		try {
+			return new Response(200, "application/json", answer(path, new String(body, StandardCharsets.UTF_8)));
+		}
+		catch (IllegalArgumentException ex) {
+			return Response.error(400, ex.getMessage());
+		}
+	}
+
+	/**
 	 * Answers a review posted to a path.
 	 * @param path the path
 	 * @param body the review as JSON
@@ -181,6 +228,29 @@ public final class WebhookRegistry {
 		}
 		this.observer.answered(path, answer.code(), System.nanoTime() - start);
 		return this.gson.toJson(answer.review());
+	}
+
+	/**
+	 * What a transport sends back.
+	 *
+	 * @param status the HTTP status
+	 * @param contentType the body's content type
+	 * @param body the body
+	 */
+	public record Response(int status, String contentType, String body) {
+
+		static Response error(int status, String message) {
+			return new Response(status, "text/plain;charset=UTF-8", message);
+		}
+
+		/**
+		 * Returns the {@code Allow} header a 405 carries.
+		 * @return {@code POST} for a 405, otherwise {@code null}
+		 */
+		public String allow() {
+			return (this.status == 405) ? "POST" : null;
+		}
+
 	}
 
 }

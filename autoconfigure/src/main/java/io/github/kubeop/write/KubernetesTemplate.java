@@ -43,6 +43,7 @@ import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonWriter;
 import io.github.kubeop.handler.HandlerCall;
 import io.github.kubeop.handler.InformerView;
+import io.github.kubeop.handler.TraceContextAnnotation;
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ResourceDiscovery;
@@ -289,6 +290,10 @@ public class KubernetesTemplate {
 		AppliedObjects.record(kind, metadata);
 		keepOnlyOwnFieldsOfReadObject(kind, body, metadata, desired);
 		SERVER_OWNED_METADATA.forEach(metadata::remove);
+		// never part of the desired state: a trace context copied from a read object
+		// would make every apply differ from the last; the write's own is added as it
+		// is sent
+		withoutTraceContext(metadata);
 		if (options.isOwned()) {
 			addControllerReference(kind, metadata);
 		}
@@ -296,8 +301,8 @@ public class KubernetesTemplate {
 		if (unchanged != null) {
 			return written(kind, unchanged, appliedState(body), false, false);
 		}
-		String answer = send(kind, metadata, "", "PATCH", applyQuery(options),
-				RequestBody.create(body.toString(), APPLY_PATCH));
+		String answer = request(kind, "apply", "PATCH", string(metadata, "namespace"), string(metadata, "name"), "",
+				applyQuery(options), body, APPLY_PATCH);
 		return written(kind, decode(answer, desired), appliedState(body));
 	}
 
@@ -369,7 +374,8 @@ public class KubernetesTemplate {
 		JsonObject metadata = metadataOf(body, kind);
 		List<Pair> query = new ArrayList<>();
 		query.add(new Pair("fieldManager", this.fieldManager));
-		String answer = send(kind, metadata, "", "PUT", query, RequestBody.create(body.toString(), JSON));
+		String answer = request(kind, "update", "PUT", string(metadata, "namespace"), string(metadata, "name"), "",
+				query, body, JSON);
 		return written(kind, decode(answer, object));
 	}
 
@@ -412,8 +418,7 @@ public class KubernetesTemplate {
 		}
 		List<Pair> query = new ArrayList<>();
 		query.add(new Pair("fieldManager", this.fieldManager));
-		String answer = request(kind, "create", "POST", namespace, null, "", query,
-				RequestBody.create(body.toString(), JSON));
+		String answer = request(kind, "create", "POST", namespace, null, "", query, body, JSON);
 		return written(kind, decode(answer, object));
 	}
 
@@ -462,8 +467,12 @@ public class KubernetesTemplate {
 		List<Pair> query = (patch.getType() == Patch.Type.APPLY) ? applyQuery(ApplyOptions.notOwned())
 				: new ArrayList<>(List.of(new Pair("fieldManager", this.fieldManager)));
 		String subresource = (patch.getSubresource() != null) ? "/" + patch.getSubresource() : "";
-		return request(kind, "patch", "PATCH", namespace, name, subresource, query,
-				RequestBody.create(text, MediaType.get(patch.getType().contentType())));
+		MediaType type = MediaType.get(patch.getType().contentType());
+		JsonObject carrying = (this.tracing != WriteTracing.NONE) ? traceContextCarrier(patch, text) : null;
+		if (carrying != null) {
+			return request(kind, "patch", "PATCH", namespace, name, subresource, query, carrying, type);
+		}
+		return request(kind, "patch", "PATCH", namespace, name, subresource, query, RequestBody.create(text, type));
 	}
 
 	/**
@@ -1326,6 +1335,55 @@ public class KubernetesTemplate {
 		return this.discovery.resolve(this.discovery.apiVersionOf(version, model.group(2)), model.group(2));
 	}
 
+	/**
+	 * The object a patch's body is, if the write can carry a trace context in it: a
+	 * merge, strategic merge or apply patch of the object itself (a JSON patch would fail
+	 * on an object without annotations, and the API server drops metadata written through
+	 * a subresource).
+	 * @return the body as an object, or {@code null}
+	 */
+	private static JsonObject traceContextCarrier(Patch patch, String text) {
+		if (patch.getSubresource() != null || patch.getType() == Patch.Type.JSON) {
+			return null;
+		}
+		try {
+			JsonElement parsed = JsonParser.parseString(text);
+			return (parsed instanceof JsonObject object) ? object : null;
+		}
+		catch (JsonParseException ex) {
+			// an apply patch written as YAML: sent as it is, carrying nothing
+			return null;
+		}
+	}
+
+	/**
+	 * A copy of an object's body with the trace context of its write in its annotations;
+	 * the body as it is if its annotations are not an object (a patch that sets them to
+	 * {@code null}).
+	 */
+	private static JsonObject withTraceContext(JsonObject body, String traceContext) {
+		JsonObject copy = body.deepCopy();
+		JsonObject metadata = (copy.get("metadata") instanceof JsonObject existing) ? existing : new JsonObject();
+		copy.add("metadata", metadata);
+		JsonElement annotations = metadata.get("annotations");
+		if (annotations == null) {
+			annotations = new JsonObject();
+			metadata.add("annotations", annotations);
+		}
+		if (!(annotations instanceof JsonObject carrier)) {
+			return body;
+		}
+		carrier.addProperty(TraceContextAnnotation.NAME, traceContext);
+		return copy;
+	}
+
+	private static void withoutTraceContext(JsonObject metadata) {
+		if (metadata.get("annotations") instanceof JsonObject annotations
+				&& annotations.remove(TraceContextAnnotation.NAME) != null && annotations.size() == 0) {
+			metadata.remove("annotations");
+		}
+	}
+
 	private static JsonObject metadataOf(JsonObject json, ResourceKind kind) {
 		JsonObject metadata = json.getAsJsonObject("metadata");
 		if (metadata == null || string(metadata, "name") == null) {
@@ -1358,9 +1416,35 @@ public class KubernetesTemplate {
 	 */
 	private String request(ResourceKind kind, String verb, String method, String namespace, String name,
 			String subresource, List<Pair> query, RequestBody body) throws ApiException {
+		return request(kind, verb, method, namespace, name, subresource, query, body, null, null);
+	}
+
+	/**
+	 * Makes a request whose body is an object that carries the trace context of the
+	 * write, when the write is traced (see {@link WriteTracing.Traced#traceContext()}):
+	 * in the request sent only, never in {@code body}, which callers keep as the state
+	 * they asked for.
+	 */
+	private String request(ResourceKind kind, String verb, String method, String namespace, String name,
+			String subresource, List<Pair> query, JsonObject body, MediaType type) throws ApiException {
+		return request(kind, verb, method, namespace, name, subresource, query, null, body, type);
+	}
+
+	private String request(ResourceKind kind, String verb, String method, String namespace, String name,
+			String subresource, List<Pair> query, RequestBody body, JsonObject carrying, MediaType type)
+			throws ApiException {
 		String path = kind.collectionPath(namespace) + ((name != null) ? "/" + name : "") + subresource;
 		String object = (name == null) ? ((namespace != null) ? namespace + "/*" : "*")
 				: (namespace != null) ? namespace + "/" + name : name;
+		// reads are not traced: a span per cache miss would bury the writes
+		WriteTracing.Traced traced = "get".equals(verb) || "list".equals(verb) ? WriteTracing.Traced.NONE
+				: this.tracing.start(kind, verb, namespace, name, subresource);
+		if (carrying != null) {
+			// started first: the trace context carried is the one of this write's span
+			String traceContext = traced.traceContext();
+			body = RequestBody.create(
+					((traceContext != null) ? withTraceContext(carrying, traceContext) : carrying).toString(), type);
+		}
 		Request request = this.client
 			.buildCall(this.client.getBasePath(), path, "GET", query, new ArrayList<>(), null, new HashMap<>(),
 					new HashMap<>(), new HashMap<>(), AUTH_NAMES, null)
@@ -1368,9 +1452,6 @@ public class KubernetesTemplate {
 			.newBuilder()
 			.method(method, body)
 			.build();
-		// reads are not traced: a span per cache miss would bury the writes
-		WriteTracing.Traced traced = "get".equals(verb) || "list".equals(verb) ? WriteTracing.Traced.NONE
-				: this.tracing.start(kind, verb, namespace, name, subresource);
 		try (Response response = this.client.getHttpClient().newCall(request).execute()) {
 			logRequest(verb, kind, object, subresource, Integer.toString(response.code()));
 			this.listener.requested(kind, verb, response.code());

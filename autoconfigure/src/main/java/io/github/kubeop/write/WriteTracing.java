@@ -58,6 +58,16 @@ public interface WriteTracing {
 		};
 
 		/**
+		 * Returns the trace context to carry on the written object, as the value of
+		 * {@code io.github.kubeop.handler.TraceContextAnnotation}: the W3C
+		 * {@code traceparent} of this write's span.
+		 * @return the value, or {@code null} to carry nothing
+		 */
+		default String traceContext() {
+			return null;
+		}
+
+		/**
 		 * The request ended.
 		 * @param code the HTTP status code, {@code 0} if there was no answer
 		 * @param error the exception it failed with, or {@code null}

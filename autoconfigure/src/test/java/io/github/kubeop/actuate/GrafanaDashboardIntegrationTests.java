@@ -28,10 +28,13 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 import io.github.kubeop.annotation.OnAdd;
+import io.github.kubeop.annotation.References;
+import io.github.kubeop.handler.ReferenceMapper;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -150,8 +153,15 @@ class GrafanaDashboardIntegrationTests {
 			return new Handler();
 		}
 
+		@Bean
+		ReferenceMapper<V1Secret> noPrimaries() {
+			return (secret) -> List.of();
+		}
+
 	}
 
+	// a mapper, whose failures are metered
+	@References(value = V1Secret.class, mapper = "noPrimaries")
 	static class Handler {
 
 		@OnAdd

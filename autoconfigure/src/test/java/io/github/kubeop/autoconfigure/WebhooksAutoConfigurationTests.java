@@ -24,11 +24,14 @@ import io.github.kubeop.webhook.WidgetConverter;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import reactor.netty.http.server.HttpServer;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 
@@ -48,13 +51,17 @@ class WebhooksAutoConfigurationTests {
 	private final WebApplicationContextRunner web = new WebApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(KubeopWebhooksAutoConfiguration.class));
 
+	private final ReactiveWebApplicationContextRunner reactive = new ReactiveWebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(KubeopWebhooksAutoConfiguration.class));
+
 	@Test
 	void webhooksInANonWebApplicationFailStartupNamingTheDependency() {
 		this.nonWeb.withBean(GoodWebhooks.class).run((context) -> {
 			assertThat(context).hasFailed();
 			FailureAnalysis analysis = analyze(context.getStartupFailure());
-			assertThat(analysis.getDescription()).contains("it is not a servlet web application");
+			assertThat(analysis.getDescription()).contains("it is neither a servlet nor a reactive web application");
 			assertThat(analysis.getAction()).contains("org.springframework.boot:spring-boot-starter-webmvc")
+				.contains("org.springframework.boot:spring-boot-starter-webflux")
 				.contains("kubeop.webhooks.enabled=false");
 		});
 	}
@@ -111,6 +118,27 @@ class WebhooksAutoConfigurationTests {
 			});
 			assertThat(context.getBeanFactory().containsSingleton("kubeopWebhookCertificates")).isTrue();
 		});
+	}
+
+	@Test
+	void aReactiveApplicationWithWebhooksGetsAReactorNettyServerOfItsOwn() {
+		this.reactive.withBean(GoodWebhooks.class).withPropertyValues("kubeop.webhooks.port=0").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).hasSingleBean(NettyWebhookServer.class);
+			assertThat(context).doesNotHaveBean(TomcatWebhookConnector.class);
+		});
+	}
+
+	@Test
+	void aReactiveApplicationWithoutReactorNettyFailsStartupNamingTheDependency() {
+		this.reactive.withBean(GoodWebhooks.class)
+			.withClassLoader(new FilteredClassLoader(HttpServer.class))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains("Reactor Netty is not on its class path");
+				assertThat(analysis.getAction()).contains("org.springframework.boot:spring-boot-starter-webflux");
+			});
 	}
 
 	@Test

@@ -31,6 +31,7 @@ import io.github.kubeop.annotation.References;
 import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
+import io.github.kubeop.autoconfigure.metrics.KubeopMetricsAutoConfiguration;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
@@ -48,6 +49,9 @@ import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.openapi.models.V1SecretVolumeSource;
 import io.kubernetes.client.openapi.models.V1Volume;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -165,9 +169,16 @@ class ReferencesIntegrationTests {
 		PathHandler handler = new PathHandler();
 		runner(controlPlane, namespace).withBean("bothHandler", BothHandler.class, () -> new BothHandler(handler))
 			.withBean("consumerLabel", ReferenceMapper.class, () -> CONSUMER_LABEL)
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withConfiguration(AutoConfigurations.of(KubeopMetricsAutoConfiguration.class))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				HandlerRegistrar registrar = context.getBean(HandlerRegistrar.class);
+				FunctionCounter failures = context.getBean(MeterRegistry.class)
+					.get("kubeop.references.mapping.failures")
+					.tag("controller", "bothHandler")
+					.functionCounter();
+				assertThat(failures.count()).isZero();
 				createDeployment(namespace, "f-web", "f-broken");
 				await().atMost(TIMEOUT).until(() -> handler.adds.contains("f-web"));
 				// the mapper throws for a label it cannot read; the path maps it to web
@@ -176,6 +187,7 @@ class ReferencesIntegrationTests {
 				updateSecret(namespace, "f-broken", "2");
 				await().atMost(TIMEOUT).until(() -> handler.references("f-web") == 2);
 				assertThat(registrar.referenceMappingFailures("bothHandler")).isEqualTo(3);
+				assertThat(failures.count()).isEqualTo(3);
 				String key = namespace.name() + "/f-broken";
 				assertThat(output.toString()
 					.lines()

@@ -56,6 +56,21 @@ class WriteConflictTests {
 	}
 
 	@Test
+	void failedUidPreconditionIsRoutineAndSaysTheObjectWasReplaced() {
+		// as the test control plane's kube-apiserver answers a delete with a uid
+		// precondition
+		WriteConflict conflict = WriteConflict.of(conflict("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":"
+				+ "{},\"status\":\"Failure\",\"message\":\"Operation cannot be fulfilled on ConfigMap \\\"written\\\": "
+				+ "the UID in the precondition (73695c0b-37a5-4191-a038-3c259c1953f6) does not match the UID in "
+				+ "record (2fc50f84-ef34-4101-ae5f-93dfa579f1a2). The object might have been deleted and then "
+				+ "recreated\",\"reason\":\"Conflict\",\"details\":{\"name\":\"written\",\"kind\":\"ConfigMap\"},"
+				+ "\"code\":409}"));
+		assertThat(conflict.type()).isEqualTo(WriteConflict.Type.REPLACED);
+		assertThat(conflict.isRoutine()).isTrue();
+		assertThat(conflict.describe()).startsWith("the object was replaced");
+	}
+
+	@Test
 	void alreadyExistsIsNotRoutine() {
 		WriteConflict conflict = WriteConflict.of(conflict("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":"
 				+ "\"Failure\",\"message\":\"configmaps \\\"taken\\\" already exists\",\"reason\":\"AlreadyExists\","

@@ -28,6 +28,7 @@ import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
+import io.github.kubeop.write.DeleteOptions;
 import io.github.kubeop.write.KubernetesTemplate;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -41,6 +42,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -121,6 +124,55 @@ class WriteConflictsIntegrationTests {
 			});
 	}
 
+	@Test
+	void deleteOfAReplacedObjectIsCalledAgainSayingItWasReplaced(ControlPlane controlPlane, TestNamespace namespace,
+			CapturedOutput output) throws ApiException {
+		ApiClient client = controlPlane.apiClient();
+		CoreV1Api api = new CoreV1Api(client);
+		V1ConfigMap stale = api
+			.createNamespacedConfigMap(namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("replaced")))
+			.execute();
+		api.deleteNamespacedConfigMap("replaced", namespace.name()).execute();
+		api.createNamespacedConfigMap(namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("replaced")))
+			.execute();
+		Deleter deleter = new Deleter(stale);
+		LoggingSystem logging = LoggingSystem.get(getClass().getClassLoader());
+		logging.setLogLevel(HandlerCallLog.class.getName(), LogLevel.DEBUG);
+		try {
+			this.runner.withBean(ApiClient.class, controlPlane::apiClient)
+				.withPropertyValues("kubeop.informers.namespaces=" + namespace.name())
+				.withBean(Deleter.class, () -> deleter)
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					deleter.template = context.getBean(KubernetesTemplate.class);
+					api.createNamespacedConfigMap(namespace.name(),
+							new V1ConfigMap()
+								.metadata(new V1ObjectMeta().name("deleter").labels(Map.of("role", "deleter"))))
+						.execute();
+					MeterRegistry registry = context.getBean(MeterRegistry.class);
+					await().atMost(TIMEOUT)
+						.until(() -> count(registry, "Deleter", "error") + count(registry, "Deleter", "requeue") >= 2);
+					assertThat(count(registry, "Deleter", "requeue")).as("calls counted as requeues")
+						.isGreaterThanOrEqualTo(2);
+					assertThat(count(registry, "Deleter", "error")).as("calls counted as errors").isZero();
+					assertThat(output.getOut()
+						.lines()
+						.filter((line) -> line.contains("Handler requeue:")
+								&& line.contains("key=" + namespace.name() + "/deleter")))
+						.isNotEmpty()
+						.allSatisfy((line) -> assertThat(line)
+							.contains("reason=write conflict: the object was replaced: deleted and created again"));
+				});
+		}
+		finally {
+			logging.setLogLevel(HandlerCallLog.class.getName(), null);
+		}
+		assertThat(api.readNamespacedConfigMap("replaced", namespace.name()).execute().getMetadata().getUid())
+			.as("the new object, left alone")
+			.isNotEqualTo(stale.getMetadata().getUid());
+	}
+
 	private static double count(MeterRegistry registry, String handler, String result) {
 		return registry.find("controller.runtime.reconcile")
 			.tag("result", result)
@@ -143,6 +195,26 @@ class WriteConflictsIntegrationTests {
 			this.template.apply(new V1ConfigMap()
 				.metadata(new V1ObjectMeta().name("contested").namespace(configMap.getMetadata().getNamespace()))
 				.data(Map.of("k", "mine")));
+		}
+
+	}
+
+	/**
+	 * Deletes an object by a copy read before it was deleted and created again.
+	 */
+	static class Deleter {
+
+		private final V1ConfigMap stale;
+
+		volatile KubernetesTemplate template;
+
+		Deleter(V1ConfigMap stale) {
+			this.stale = stale;
+		}
+
+		@Reconcile(labelSelector = "role=deleter")
+		void reconcile(V1ConfigMap configMap) throws ApiException {
+			this.template.delete(this.stale, DeleteOptions.ifSameObject(this.stale));
 		}
 
 	}

@@ -72,11 +72,18 @@ class DefaultWorkQueueTests {
 	void getWaitsForAnAdd() throws Exception {
 		ExecutorService executor = Executors.newSingleThreadExecutor();
 		try {
-			Future<String> taken = executor.submit(this.queue::get);
-			Thread.sleep(100);
-			assertThat(taken).isNotDone();
-			this.queue.add("late");
-			assertThat(taken.get(5, TimeUnit.SECONDS)).isEqualTo("late");
+			Thread[] getter = new Thread[1];
+			Future<String> taken = executor.submit(() -> {
+				getter[0] = Thread.currentThread();
+				return this.queue.get();
+			});
+			// the getter waits in get (on the queue's condition) before anything is added
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> getter[0] != null && getter[0].getState() == Thread.State.WAITING);
+			this.queue.add("sentinel");
+			// had get returned anything before the add (null, or an item from nowhere),
+			// the future would hold that instead of the sentinel
+			assertThat(taken.get(30, TimeUnit.SECONDS)).isEqualTo("sentinel");
 		}
 		finally {
 			executor.shutdownNow();
@@ -106,10 +113,14 @@ class DefaultWorkQueueTests {
 	void shutDownWithDrainWaitsForItemsBeingProcessed() throws Exception {
 		this.queue.add("busy");
 		String item = this.queue.get();
+		AtomicBoolean doneCalled = new AtomicBoolean();
+		AtomicBoolean drainedBeforeDone = new AtomicBoolean();
 		CountDownLatch drained = new CountDownLatch(1);
 		Thread drainer = new Thread(() -> {
 			try {
 				this.queue.shutDownWithDrain();
+				// recorded when the drain returns: it must not return before done
+				drainedBeforeDone.set(!doneCalled.get());
 				drained.countDown();
 			}
 			catch (InterruptedException ex) {
@@ -117,9 +128,14 @@ class DefaultWorkQueueTests {
 			}
 		});
 		drainer.start();
-		assertThat(drained.await(200, TimeUnit.MILLISECONDS)).isFalse();
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.queue.isShuttingDown());
+		// the drainer waits for the item, or (wrongly) returned already
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> drainer.getState() == Thread.State.WAITING || drained.getCount() == 0);
+		doneCalled.set(true);
 		this.queue.done(item);
-		assertThat(drained.await(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(drained.await(30, TimeUnit.SECONDS)).isTrue();
+		assertThat(drainedBeforeDone).as("the drain returned while an item was processed").isFalse();
 	}
 
 	@Test

@@ -70,7 +70,7 @@ class PriorityQueueTests {
 	}
 
 	@Test
-	void anItemRaisedThenTakenAndAddedAgainLowIsTakenOnceNoLaterThanItsNewPlace() throws InterruptedException {
+	void anItemRaisedThenTakenAndAddedAgainLowWaitsOnlyAtItsNewPlace() throws InterruptedException {
 		DefaultWorkQueue<String> queue = new DefaultWorkQueue<>("test");
 		queue.add("a", Priority.LOW);
 		queue.add("b", Priority.LOW);
@@ -79,9 +79,100 @@ class PriorityQueueTests {
 		queue.done("a");
 		queue.add("a", Priority.LOW);
 		queue.add("c", Priority.LOW);
-		// "a" may be taken at the place its raise left behind, before "b": never twice,
-		// never after its new place
-		assertThat(takeAll(queue)).containsExactly("a", "b", "c");
+		// the raise took "a" out of its low place: it waits behind "b", once
+		assertThat(takeAll(queue)).containsExactly("b", "a", "c");
+		assertThat(queue.length()).isZero();
+	}
+
+	@Test
+	void anItemRaisedWhileProcessingWaitsAtTheRaisedPriorityWhenDoneAndOnce() throws InterruptedException {
+		DefaultWorkQueue<String> queue = new DefaultWorkQueue<>("test");
+		queue.add("a", Priority.LOW);
+		assertThat(queue.get()).isEqualTo("a");
+		queue.add("a", Priority.LOW);
+		queue.add("b", Priority.NORMAL);
+		queue.add("a", Priority.HIGH);
+		queue.add("a", Priority.NORMAL);
+		assertThat(queue.length()).as("not handed to a second worker while processing").isEqualTo(1);
+		assertThat(queue.priorityOf("a")).as("the priority it was taken at").isEqualTo(Priority.LOW);
+		queue.done("a");
+		assertThat(queue.length()).isEqualTo(2);
+		assertThat(takeAll(queue)).containsExactly("a", "b");
+	}
+
+	@Test
+	void aRaisedItemLeavesItsLaneAtTheLowerPriorityAndJoinsItsLaneAtTheHigher() throws InterruptedException {
+		DefaultWorkQueue<String> queue = new DefaultWorkQueue<>("test", QueueMetrics.NOOP, Ticker.system(),
+				PriorityQueueTests::namespace);
+		queue.add("a/1", Priority.LOW);
+		queue.add("a/2", Priority.LOW);
+		queue.add("b/1", Priority.LOW);
+		queue.add("c/1", Priority.LOW);
+		queue.add("c/2", Priority.NORMAL);
+		// "b/1" is its lane's only low item: lane b leaves the low turns
+		queue.add("b/1", Priority.NORMAL);
+		// "a/2" is in the middle of nothing: its lane keeps "a/1" at low
+		queue.add("a/2", Priority.NORMAL);
+		assertThat(queue.length()).isEqualTo(5);
+		assertThat(takeAll(queue)).containsExactly("c/2", "b/1", "a/2", "a/1", "c/1");
+	}
+
+	@Test
+	void aLaneEmptiedAndRefilledTakesItsTurnAfterTheLanesThatWait() throws InterruptedException {
+		DefaultWorkQueue<String> queue = new DefaultWorkQueue<>("test", QueueMetrics.NOOP, Ticker.system(),
+				PriorityQueueTests::namespace);
+		for (String key : List.of("a/1", "a/2", "a/3", "b/1", "c/1", "c/2")) {
+			queue.add(key);
+		}
+		assertThat(queue.get()).isEqualTo("a/1");
+		assertThat(queue.get()).isEqualTo("b/1");
+		queue.add("b/2");
+		assertThat(queue.get()).isEqualTo("c/1");
+		assertThat(queue.get()).isEqualTo("a/2");
+		assertThat(queue.get()).as("lane b, refilled, after the lanes that waited").isEqualTo("b/2");
+		assertThat(queue.get()).isEqualTo("c/2");
+		assertThat(queue.get()).isEqualTo("a/3");
+		assertThat(queue.length()).isZero();
+	}
+
+	@Test
+	void aLaneIsNotForgottenWhileOneOfItsKeysIsProcessedSoItKeepsOneTurn() throws InterruptedException {
+		DefaultWorkQueue<String> queue = new DefaultWorkQueue<>("test", QueueMetrics.NOOP, Ticker.system(),
+				PriorityQueueTests::namespace);
+		for (int i = 0; i < 100; i++) {
+			queue.add("ns-" + i + "/1");
+		}
+		assertThat(queue.get()).isEqualTo("ns-0/1");
+		queue.add("ns-0/1");
+		// every other lane empties and its key is done: empty lanes beyond 64 are
+		// forgotten, lane ns-0 (empty, its key processed) must not be
+		assertThat(takeAll(queue)).hasSize(99);
+		queue.done("ns-0/1");
+		queue.add("ns-0/2");
+		queue.add("ns-50/2");
+		assertThat(takeAll(queue)).as("one lane ns-0, taking one turn").containsExactly("ns-0/1", "ns-50/2", "ns-0/2");
+	}
+
+	@Test
+	void afterShutDownWaitingItemsAreStillTakenInOrderThenNullAndAddsAreIgnored() throws InterruptedException {
+		DefaultWorkQueue<String> queue = new DefaultWorkQueue<>("test", QueueMetrics.NOOP, Ticker.system(),
+				PriorityQueueTests::namespace);
+		queue.add("a/low", Priority.LOW);
+		queue.add("a/busy");
+		queue.add("b/normal");
+		assertThat(queue.get()).isEqualTo("a/busy");
+		queue.shutDown();
+		queue.add("a/busy", Priority.HIGH);
+		queue.add("c/late", Priority.HIGH);
+		queue.add("a/low", Priority.HIGH);
+		assertThat(queue.length()).isEqualTo(2);
+		queue.done("a/busy");
+		assertThat(queue.get()).isEqualTo("b/normal");
+		assertThat(queue.get()).isEqualTo("a/low");
+		assertThat(queue.get()).as("nothing left: null, not a wait").isNull();
+		queue.done("b/normal");
+		queue.done("a/low");
+		queue.shutDownWithDrain();
 		assertThat(queue.length()).isZero();
 	}
 

@@ -27,6 +27,7 @@ import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
 import io.github.kubeop.autoconfigure.observation.KubeopObservationAutoConfiguration;
+import io.github.kubeop.handler.TraceContextAnnotation;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
@@ -143,6 +144,9 @@ class HandlerTracingIntegrationTests {
 			await().atMost(Duration.ofSeconds(60)).until(() -> exists(api, namespace.name(), "untraced-token"));
 			assertThat(apps.spanInHandler).containsEntry("untraced", "none");
 			assertThat(tracer.getSpans()).isEmpty();
+			// and nothing carried on the written object
+			assertThat(TraceContextAnnotation
+				.valueOf(api.readNamespacedSecret("untraced-token", namespace.name()).execute())).isNull();
 		});
 	}
 

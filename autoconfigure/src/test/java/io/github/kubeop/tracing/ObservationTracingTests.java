@@ -58,7 +58,8 @@ class ObservationTracingTests {
 
 		};
 		ObservationTracing tracing = new ObservationTracing(registry, convention, null);
-		tracing.start("apps", "ns/shop", CONFIG_MAPS, Trigger.CHANGED, 1).end(HandlerObserver.Outcome.SUCCESS, null);
+		tracing.start("apps", "ns/shop", CONFIG_MAPS, Trigger.CHANGED, 1, null)
+			.end(HandlerObserver.Outcome.SUCCESS, null);
 		SimpleSpan span = tracer.onlySpan();
 		assertThat(span.getName()).isEqualTo("reconcile ns/shop");
 		assertThat(span.getTags()).containsEntry("team", "platform").containsEntry("kubeop.trigger", "changed");
@@ -67,7 +68,7 @@ class ObservationTracingTests {
 	@Test
 	void aRegistryWithoutHandlersGetsTheNoOpHandles() {
 		ObservationTracing tracing = new ObservationTracing(ObservationRegistry.create());
-		assertThat(tracing.start("apps", "ns/shop", CONFIG_MAPS, Trigger.CHANGED, 1))
+		assertThat(tracing.start("apps", "ns/shop", CONFIG_MAPS, Trigger.CHANGED, 1, null))
 			.isSameAs(HandlerTracing.Traced.NONE);
 		assertThat(tracing.start(CONFIG_MAPS, "apply", "ns", "shop", "")).isSameAs(WriteTracing.Traced.NONE);
 	}

@@ -189,7 +189,8 @@ class TemplateOperationsIntegrationTests {
 		assertThatExceptionOfType(ObjectReplacedException.class)
 			.isThrownBy(() -> template.delete(applied, DeleteOptions.ifSameObject(applied)))
 			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(409))
-			.withMessageContaining("the object was replaced");
+			.withMessageContaining("failed (409 Conflict): the object was replaced")
+			.withMessageContaining("the UID in the precondition (" + applied.getMetadata().getUid() + ")");
 		assertThat(template.get(V1ConfigMap.class, namespace.name(), "written").getData()).containsEntry("k", "again");
 		// propagation: in the foreground, the object stays until what it owns is gone
 		template.delete(V1ConfigMap.class, namespace.name(), "written",

@@ -47,6 +47,11 @@ import io.github.kubeop.informer.DeepCopier;
  */
 public final class BenchmarkReport {
 
+	/**
+	 * The work queue before priorities and fairness, the baseline of their cost.
+	 */
+	private static final String QUEUE_BEFORE_PRIORITIES = Contenders.KUBEOP + " before priorities (the baseline)";
+
 	/** The prefix of the workloads that hold the peak heap samples of a workload. */
 	private static final String PEAK_HEAP = "Peak heap, ";
 
@@ -900,10 +905,13 @@ public final class BenchmarkReport {
 					+ "samples are JMH's measurement iterations of every fork. JMH settings: ")
 			.append(results.environment().getOrDefault("jmhSettings", "not recorded"))
 			.append(". One thread, then as many threads as the machine has cores (JMH's `@Threads(MAX)`): "
-					+ "more threads than cores would measure the scheduler, not the queue. The Kubeop rows with "
-					+ "priorities mixed raise keys (a key waiting at low priority added at normal) and, with "
-					+ "fairness, take turns across lanes; their ratio column is the plain queue's throughput over "
-					+ "theirs, which is their cost per operation relative to the plain queue's (1.2: 20% more).\n\n");
+					+ "more threads than cores would measure the scheduler, not the queue. An operation is one "
+					+ "cycle: take a key, add it and a random key again, done. The queue before priorities is "
+					+ "the previous release's work queue, copied into the benchmarks as the baseline. The Kubeop "
+					+ "rows with priorities mixed raise keys (a key waiting at low priority added at normal) and, "
+					+ "with ten namespaces, take turns across lanes; their ratio column is the plain queue's "
+					+ "throughput over theirs, which is their cost per operation relative to the plain queue's "
+					+ "(1.2: 20% more).\n\n");
 		this.out.append("[cols=\">1,2,2,2\"]\n|===\n|Threads |Contender |ops/µs |Kubeop / contender\n\n");
 		SvgChart chart = new SvgChart("Work queue throughput", "operations per microsecond; higher is better");
 		List<Results.Row> rows = new ArrayList<>(results.rows());
@@ -922,7 +930,57 @@ public final class BenchmarkReport {
 			chart.bar(row.objects() + " threads", row.contender(), Results.median(row.metric("opsPerMicrosecond")));
 		}
 		this.out.append("|===\n\n");
+		queueCost(results, rows);
 		chart("benchmark-queue.svg", chart);
+	}
+
+	/**
+	 * Renders what priorities and fairness cost per operation: the queue before them over
+	 * each Kubeop row, the throughputs' medians, with the interquartile ranges of both
+	 * crossed as the spread (a busy machine moves single iterations far more).
+	 */
+	private void queueCost(Results results, List<Results.Row> rows) {
+		boolean hasBaseline = rows.stream().anyMatch((row) -> row.contender().equals(QUEUE_BEFORE_PRIORITIES));
+		if (!hasBaseline) {
+			return;
+		}
+		this.out
+			.append("Cost per operation relative to the queue before priorities and fairness (its throughput "
+					+ "over theirs, medians; in brackets, the first quartile of one over the third of the other and "
+					+ "the reverse), and bytes allocated per operation (JMH's `-prof gc`, median):\n\n")
+			.append("[cols=\">1,4,2,1\"]\n|===\n|Threads |Queue |Cost relative to before |Bytes per operation\n\n");
+		for (Results.Row row : rows) {
+			if (!row.contender().startsWith(Contenders.KUBEOP)) {
+				continue;
+			}
+			Results.Row before = results.row(row.workload(), row.objects(), QUEUE_BEFORE_PRIORITIES);
+			List<Double> theirs = row.metric("opsPerMicrosecond");
+			List<Double> baseline = before.metric("opsPerMicrosecond");
+			if (theirs.isEmpty() || baseline.isEmpty()) {
+				continue;
+			}
+			String cost = (row == before) ? "1"
+					: String.format(Locale.ROOT, "%.2f (%.2f to %.2f)",
+							Results.median(baseline) / Results.median(theirs),
+							quartile(baseline, 1) / quartile(theirs, 3), quartile(baseline, 3) / quartile(theirs, 1));
+			List<Double> bytes = row.metric("bytesPerOperation");
+			this.out.append('|')
+				.append(row.objects())
+				.append(" |")
+				.append(row.contender())
+				.append(" |")
+				.append(cost)
+				.append(" |")
+				.append(bytes.isEmpty() ? "" : String.format(Locale.ROOT, "%.0f", Results.median(bytes)))
+				.append('\n');
+		}
+		this.out.append("|===\n\n");
+	}
+
+	private static double quartile(List<Double> samples, int quarter) {
+		List<Double> sorted = new ArrayList<>(samples);
+		Collections.sort(sorted);
+		return sorted.get(Math.min(sorted.size() - 1, (sorted.size() - 1) * quarter / 4));
 	}
 
 	/**
@@ -938,6 +996,8 @@ public final class BenchmarkReport {
 			String implementation = benchmark.getAsJsonObject("params").get("implementation").getAsString();
 			String contender = switch (implementation) {
 				case "client-java" -> Contenders.CLIENT_JAVA;
+				case "before-priorities" -> QUEUE_BEFORE_PRIORITIES;
+				case "kubeop-lanes" -> Contenders.KUBEOP + ", ten namespaces taking turns";
 				case "kubeop-priorities" -> Contenders.KUBEOP + ", low and normal priorities mixed";
 				case "kubeop-fairness" -> Contenders.KUBEOP + ", priorities mixed, ten namespaces taking turns";
 				default -> Contenders.KUBEOP;
@@ -963,10 +1023,21 @@ public final class BenchmarkReport {
 						benchmark.get("forks").getAsInt(), benchmark.get("warmupIterations").getAsInt(),
 						benchmark.get("warmupTime").getAsString(), benchmark.get("measurementIterations").getAsInt(),
 						benchmark.get("measurementTime").getAsString()));
+			String workload = method.substring(method.lastIndexOf('.') + 1);
 			for (JsonElement fork : benchmark.getAsJsonObject("primaryMetric").getAsJsonArray("rawData")) {
 				for (JsonElement iteration : fork.getAsJsonArray()) {
-					results.add(method.substring(method.lastIndexOf('.') + 1), threads, contender, "opsPerMicrosecond",
-							iteration.getAsDouble());
+					results.add(workload, threads, contender, "opsPerMicrosecond", iteration.getAsDouble());
+				}
+			}
+			// with -prof gc: bytes allocated per operation, which the machine's load does
+			// not move
+			JsonObject secondary = benchmark.getAsJsonObject("secondaryMetrics");
+			JsonObject allocation = (secondary != null) ? secondary.getAsJsonObject("gc.alloc.rate.norm") : null;
+			if (allocation != null) {
+				for (JsonElement fork : allocation.getAsJsonArray("rawData")) {
+					for (JsonElement iteration : fork.getAsJsonArray()) {
+						results.add(workload, threads, contender, "bytesPerOperation", iteration.getAsDouble());
+					}
 				}
 			}
 		}

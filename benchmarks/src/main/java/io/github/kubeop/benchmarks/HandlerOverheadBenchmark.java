@@ -78,7 +78,15 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
  * instances as before copies were made: the difference is what the isolation costs per
  * event. Samples in {@code benchmarks/results/handler.json}.
  * <p>
- * Usage: {@code HandlerOverheadBenchmark [repetitions] [objects] [seconds]}.
+ * With {@code tracing} as the fourth argument, the Kubeop handler runs with tracing off
+ * (as without an {@code ObservationRegistry}) and on: Micrometer's Observation API
+ * through the OpenTelemetry bridge as Spring Boot sets it up (W3C propagation, the
+ * propagating handlers, every span sampled and handed to a batch processor whose exporter
+ * drops them), a span per handler call; the ratio of CPU per event on to off is printed
+ * per repetition, the two samples of a repetition run back to back. Samples in
+ * {@code benchmarks/results/handler-tracing.json}.
+ * <p>
+ * Usage: {@code HandlerOverheadBenchmark [repetitions] [objects] [seconds] [tracing]}.
  *
  * @author Kubeop authors
  */
@@ -91,6 +99,10 @@ public final class HandlerOverheadBenchmark {
 	static final String KUBEOP_HANDLER = "Kubeop @OnUpdate handler, 1 worker";
 
 	static final String KUBEOP_HANDLER_NO_COPIES = "Kubeop @OnUpdate handler, 1 worker, copies off";
+
+	static final String KUBEOP_HANDLER_TRACED = "Kubeop @OnUpdate handler, 1 worker, tracing on";
+
+	private static final String TRACING = "tracing";
 
 	private static final String NAMESPACE = "overhead";
 
@@ -116,7 +128,8 @@ public final class HandlerOverheadBenchmark {
 		int repetitions = (args.length > 0) ? Integer.parseInt(args[0]) : 3;
 		int objects = (args.length > 1) ? Integer.parseInt(args[1]) : 200;
 		int seconds = (args.length > 2) ? Integer.parseInt(args[2]) : 10;
-		Results results = new Results("handler");
+		boolean tracing = args.length > 3 && args[3].equals(TRACING);
+		Results results = new Results(tracing ? "handler-tracing" : "handler");
 		results.environment()
 			.put("handler",
 					"replay server streaming MODIFIED events of " + objects + " ConfigMaps; warm-up of "
@@ -124,8 +137,9 @@ public final class HandlerOverheadBenchmark {
 							+ " windows of 1 s per sample; each sample a fresh JVM");
 		String recordedList = record(objects);
 		String workload = String.format(Locale.ROOT, "MODIFIED events of %,d ConfigMaps, replay server", objects);
-		List<String> contenders = new ArrayList<>(
-				List.of(NO_HANDLER, RAW_HANDLER, KUBEOP_HANDLER, KUBEOP_HANDLER_NO_COPIES));
+		List<String> contenders = new ArrayList<>(tracing ? List.of(KUBEOP_HANDLER, KUBEOP_HANDLER_TRACED)
+				: List.of(NO_HANDLER, RAW_HANDLER, KUBEOP_HANDLER, KUBEOP_HANDLER_NO_COPIES));
+		List<String> ratios = new ArrayList<>();
 		try (ReplayServer server = ReplayServer.start(NAMESPACE, "configmaps", "ConfigMap",
 				JsonParser.parseString(recordedList).getAsJsonObject(), null)) {
 			// an endless stream: every sample reads until its windows are over
@@ -133,6 +147,7 @@ public final class HandlerOverheadBenchmark {
 			for (int repetition = 0; repetition < repetitions; repetition++) {
 				List<String> order = new ArrayList<>(contenders);
 				Collections.rotate(order, -repetition);
+				Map<String, Double> medians = new LinkedHashMap<>();
 				for (String contender : order) {
 					JsonObject sample = ChildJvm.run(HandlerOverheadBenchmark.class,
 							List.of(CHILD, server.url(), contender, Integer.toString(seconds)));
@@ -145,10 +160,24 @@ public final class HandlerOverheadBenchmark {
 					List<Double> cpu = results.row(workload, objects, contender).metric("cpuMicrosPerEvent");
 					System.out.printf(Locale.ROOT, "handler %s: %.2f µs CPU per event (median so far)%n", contender,
 							Results.median(cpu));
+					List<Double> windows = new ArrayList<>();
+					sample.getAsJsonArray("cpuMicrosPerEvent").forEach((window) -> windows.add(window.getAsDouble()));
+					medians.put(contender, Results.median(windows));
+				}
+				if (tracing) {
+					String ratio = String.format(Locale.ROOT, "%.2f (%.2f µs on, %.2f µs off)",
+							medians.get(KUBEOP_HANDLER_TRACED) / medians.get(KUBEOP_HANDLER),
+							medians.get(KUBEOP_HANDLER_TRACED), medians.get(KUBEOP_HANDLER));
+					ratios.add(ratio);
+					System.out.println(
+							"handler tracing on/off, CPU per event, repetition " + (repetition + 1) + ": " + ratio);
 				}
 			}
 		}
 		results.write(Path.of("benchmarks", "results"));
+		if (tracing) {
+			System.out.println("handler tracing on/off, CPU per event, by repetition: " + ratios);
+		}
 	}
 
 	/**
@@ -207,10 +236,14 @@ public final class HandlerOverheadBenchmark {
 
 			});
 		}
-		else if (contender.equals(KUBEOP_HANDLER) || contender.equals(KUBEOP_HANDLER_NO_COPIES)) {
+		else if (contender.equals(KUBEOP_HANDLER) || contender.equals(KUBEOP_HANDLER_NO_COPIES)
+				|| contender.equals(KUBEOP_HANDLER_TRACED)) {
 			handlers = new HandlerRegistrar(registry, List.of("overhead"), Duration.ZERO,
 					(name) -> new DefaultRateLimitingQueue<>(name, RateLimiters.defaultControllerRateLimiter()),
 					(name) -> 1, HandlerObserver.NONE);
+			if (contender.equals(KUBEOP_HANDLER_TRACED)) {
+				handlers.setTracing(TracingOn.tracing());
+			}
 			CountingHandler bean = new CountingHandler(calls);
 			Method method = CountingHandler.class.getMethod("onUpdate", V1ConfigMap.class, V1ConfigMap.class);
 			handlers.register(new HandlerEndpoint("overhead", "settings", V1ConfigMap.class,

@@ -31,11 +31,11 @@ import io.github.kubeop.queue.Ticker;
  * The CPU time of one thread running {@link WorkQueueBenchmark}'s cycle (take a key, add
  * it and a random key again, done; 1,000 keys), for a machine too busy for JMH's
  * wall-clock figures: thread CPU time does not count the time the thread waited for a
- * core. Modes: {@code plain} (every add at normal priority; its source compiles against
- * the queue before priorities too, so the same cycle can be run on a build of the
- * previous release), {@code lanes} (ten namespaces taking turns), {@code priorities}
- * (half the adds low, half normal), {@code fairness} (both). Prints nanoseconds per cycle
- * of five rounds of 2,000,000 cycles after two rounds of warm-up.
+ * core. Modes: {@code before} (the queue before priorities,
+ * {@link QueueBeforePriorities}, the baseline), {@code plain} (every add at normal
+ * priority), {@code lanes} (ten namespaces taking turns), {@code priorities} (half the
+ * adds low, half normal), {@code fairness} (both). Prints nanoseconds per cycle of five
+ * rounds of 2,000,000 cycles after two rounds of warm-up.
  *
  * @author Kubeop authors
  */
@@ -56,6 +56,29 @@ public final class QueueCpuProbe {
 		}
 		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 		StringBuilder rounds = new StringBuilder();
+		if (mode.equals("before")) {
+			for (int round = 0; round < 7; round++) {
+				QueueBeforePriorities<String> queue = new QueueBeforePriorities<>();
+				for (String key : keys) {
+					queue.add(key);
+				}
+				int cycles = 2_000_000;
+				long cpu = threads.getCurrentThreadCpuTime();
+				for (int i = 0; i < cycles; i++) {
+					String key = queue.get();
+					queue.add(key);
+					queue.add(keys[ThreadLocalRandom.current().nextInt(KEYS)]);
+					queue.done(key);
+				}
+				double nanos = (threads.getCurrentThreadCpuTime() - cpu) / (double) cycles;
+				queue.shutDown();
+				if (round >= 2) {
+					rounds.append(String.format(Locale.ROOT, " %.1f", nanos));
+				}
+			}
+			System.out.println(mode + ": ns CPU per cycle, rounds 3 to 7:" + rounds);
+			return;
+		}
 		for (int round = 0; round < 7; round++) {
 			DefaultRateLimitingQueue<String> queue = new DefaultRateLimitingQueue<>("probe",
 					RateLimiters.defaultControllerRateLimiter(), QueueMetrics.NOOP, Ticker.system(),

@@ -94,12 +94,14 @@ public class WorkQueueBenchmark {
 	public static class Queues {
 
 		/**
-		 * {@code kubeop}: every add at normal priority, as most adds are;
-		 * {@code kubeop-priorities}: adds at low and normal priority at random, so that
-		 * keys are raised; {@code kubeop-fairness}: as {@code kubeop-priorities}, with
-		 * the keys in ten namespaces taking turns.
+		 * {@code before-priorities}: the queue before priorities and fairness
+		 * ({@link QueueBeforePriorities}), the baseline; {@code kubeop}: every add at
+		 * normal priority, as most adds are; {@code kubeop-lanes}: as {@code kubeop},
+		 * with the keys in ten namespaces taking turns; {@code kubeop-priorities}: adds
+		 * at low and normal priority at random, so that keys are raised;
+		 * {@code kubeop-fairness}: both.
 		 */
-		@Param({ "kubeop", "kubeop-priorities", "kubeop-fairness", "client-java" })
+		@Param({ "before-priorities", "kubeop", "kubeop-lanes", "kubeop-priorities", "kubeop-fairness", "client-java" })
 		public String implementation;
 
 		private Cycle cycle;
@@ -108,28 +110,44 @@ public class WorkQueueBenchmark {
 
 		@Setup(Level.Trial)
 		public void setUp() {
-			if (this.implementation.startsWith("kubeop-")) {
-				boolean fair = this.implementation.equals("kubeop-fairness");
+			if (this.implementation.startsWith("kubeop")) {
+				boolean fair = this.implementation.equals("kubeop-lanes")
+						|| this.implementation.equals("kubeop-fairness");
+				boolean mixed = this.implementation.equals("kubeop-priorities")
+						|| this.implementation.equals("kubeop-fairness");
 				DefaultRateLimitingQueue<String> queue = new DefaultRateLimitingQueue<>("benchmark",
 						RateLimiters.defaultControllerRateLimiter(), QueueMetrics.NOOP, Ticker.system(),
 						fair ? (key) -> key.substring(0, key.indexOf('/')) : null);
 				String[] keys = fair ? NAMESPACED_KEY_NAMES : KEY_NAMES;
-				for (String key : keys) {
-					queue.add(key, Priority.LOW);
+				if (mixed) {
+					for (String key : keys) {
+						queue.add(key, Priority.LOW);
+					}
+					this.cycle = () -> {
+						String key = queue.get();
+						ThreadLocalRandom random = ThreadLocalRandom.current();
+						queue.add(key, random.nextBoolean() ? Priority.NORMAL : Priority.LOW);
+						queue.add(keys[random.nextInt(KEYS)], random.nextBoolean() ? Priority.NORMAL : Priority.LOW);
+						queue.done(key);
+						return key;
+					};
 				}
-				this.cycle = () -> {
-					String key = queue.get();
-					ThreadLocalRandom random = ThreadLocalRandom.current();
-					queue.add(key, random.nextBoolean() ? Priority.NORMAL : Priority.LOW);
-					queue.add(keys[random.nextInt(KEYS)], random.nextBoolean() ? Priority.NORMAL : Priority.LOW);
-					queue.done(key);
-					return key;
-				};
+				else {
+					for (String key : keys) {
+						queue.add(key);
+					}
+					this.cycle = () -> {
+						String key = queue.get();
+						queue.add(key);
+						queue.add(keys[ThreadLocalRandom.current().nextInt(KEYS)]);
+						queue.done(key);
+						return key;
+					};
+				}
 				this.shutdown = queue::shutDown;
 			}
-			else if (this.implementation.equals("kubeop")) {
-				DefaultRateLimitingQueue<String> queue = new DefaultRateLimitingQueue<>("benchmark",
-						RateLimiters.defaultControllerRateLimiter());
+			else if (this.implementation.equals("before-priorities")) {
+				QueueBeforePriorities<String> queue = new QueueBeforePriorities<>();
 				for (String key : KEY_NAMES) {
 					queue.add(key);
 				}

@@ -33,6 +33,7 @@ import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.Component;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -67,7 +68,7 @@ class CallsPerChangeTests {
 	}
 
 	@Test
-	void callsPerUserChange(ApiClient admin, TestNamespace namespace, CapturedOutput output) {
+	void callsPerUserChange(ApiClient admin, TestNamespace namespace, CapturedOutput output) throws ApiException {
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SampleOperatorApplication.class)
 			.initializers((applicationContext) -> applicationContext.getBeanFactory()
 				.registerSingleton("testConnection", admin))
@@ -85,6 +86,7 @@ class CallsPerChangeTests {
 				.collect(Collectors.groupingBy(Function.identity(), TreeMap::new, Collectors.counting()));
 			System.out.println("CALLS PER USER CHANGE: " + calls.size() + " " + byTrigger);
 			assertThat(calls).contains("CHANGED");
+			SteadyStateRequestsTests.deleteWhileTheOperatorRuns(sites, namespace, "shop");
 		}
 	}
 

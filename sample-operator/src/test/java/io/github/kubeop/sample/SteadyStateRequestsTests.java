@@ -28,6 +28,7 @@ import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.Component;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,6 +76,9 @@ class SteadyStateRequestsTests {
 				assertThat(site.has("status")).as("status written").isTrue();
 				assertThat(site.getAsJsonObject("status").toString()).contains("\"ReplicasAvailable\"");
 			});
+			// the namespace controller's passes over a namespace being deleted (an
+			// earlier test's) write the resources counted here
+			ApiServerRequests.awaitNoNamespaceDeletion(admin, Duration.ofMinutes(2));
 			long applies = ApiServerRequests.count(admin, ApiServerRequests.WRITES, OWNED);
 			long reads = ApiServerRequests.count(admin, Set.of("GET"), OWNED);
 			double reconciles = reconciles(meters);
@@ -91,7 +95,25 @@ class SteadyStateRequestsTests {
 					+ " writes and " + (readsAfter - reads) + " GETs of configmaps, deployments and services");
 			assertThat(appliesAfter).isEqualTo(applies);
 			assertThat(readsAfter).isEqualTo(reads);
+			deleteWhileTheOperatorRuns(sites, namespace, "steady");
 		}
+	}
+
+	/**
+	 * Deletes the site and waits until it is gone: its finalizer is removed by the
+	 * operator, which must still run, or the site and its namespace are never deleted and
+	 * the namespace controller writes every namespaced resource again every few seconds
+	 * for as long as the control plane runs.
+	 * @param sites the sites
+	 * @param namespace the site's namespace
+	 * @param name the site's name
+	 * @throws ApiException if the site cannot be deleted
+	 */
+	static void deleteWhileTheOperatorRuns(DynamicKubernetesApi sites, TestNamespace namespace, String name)
+			throws ApiException {
+		sites.delete(namespace.name(), name).throwsApiException();
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> sites.get(namespace.name(), name).getHttpStatusCode() == 404);
 	}
 
 	private static double reconciles(MeterRegistry meters) {

@@ -29,18 +29,23 @@ import io.github.kubeop.informer.InformerRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration of the {@code informers} and {@code handlers} health contributors.
  *
  * @author Kubeop authors
  */
-@AutoConfiguration(after = { KubeopInformersAutoConfiguration.class, KubeopHandlersAutoConfiguration.class })
+@AutoConfiguration(after = { KubeopInformersAutoConfiguration.class, KubeopHandlersAutoConfiguration.class },
+		// the readiness group post-processor extends the group that Boot's runs before it
+		afterName = "org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration")
 @ConditionalOnClass(HealthIndicator.class)
 @ConditionalOnBean(InformerRegistry.class)
 @ConditionalOnEnabledHealthIndicator("informers")
@@ -70,6 +75,19 @@ public final class KubeopHealthContributorAutoConfiguration {
 	@ConditionalOnEnabledHealthIndicator("sharding")
 	ShardingHealthIndicator shardingHealthIndicator(ShardingLifecycle sharding) {
 		return new ShardingHealthIndicator(sharding.member());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor")
+	@ConditionalOnEnabledHealthIndicator("informers")
+	@ConditionalOnBooleanProperty(name = "kubeop.health.readiness", matchIfMissing = true)
+	static class ReadinessGroupConfiguration {
+
+		@Bean
+		InformersReadinessGroupPostProcessor informersReadinessGroupPostProcessor(Environment environment) {
+			return new InformersReadinessGroupPostProcessor(environment);
+		}
+
 	}
 
 }

@@ -109,7 +109,12 @@ public final class KubeopMetricsAutoConfiguration {
 		public void start() {
 			if (!this.listening) {
 				this.informers.ifAvailable((registry) -> registry.forEachInformer(this.metrics::bind));
-				this.handlers.ifAvailable((registrar) -> registrar.forEachController(this.metrics::bind));
+				this.handlers.ifAvailable((registrar) -> registrar.forEachController((controller) -> {
+					this.metrics.bind(controller);
+					if (registrar.mapsReferencesByFunction(controller.name())) {
+						this.metrics.bindReferenceMappingFailures(registrar, controller.name());
+					}
+				}));
 				this.leaderElection.ifAvailable((lifecycle) -> this.metrics
 					.bindLeaderElection(lifecycle.elector().config().leaseName(), lifecycle.elector()::isLeader));
 				this.sharding.ifAvailable((lifecycle) -> this.metrics.bindSharding(lifecycle.member().config().name(),

@@ -20,6 +20,8 @@ import io.github.kubeop.tracing.HandlerCallObservationConvention;
 import io.github.kubeop.tracing.KubernetesWriteObservationConvention;
 import io.github.kubeop.tracing.ObservationTracing;
 import io.github.kubeop.write.KubernetesTemplate;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,6 +31,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of the observations of handler calls and of the writes they make,
@@ -63,6 +66,26 @@ public final class KubeopObservationAutoConfiguration {
 				templates.ifAvailable((template) -> template.setWriteTracing(tracing));
 			}
 		};
+	}
+
+	/**
+	 * The meter of trace contexts that handler calls found malformed or foreign on their
+	 * objects, when Micrometer's meters are on the class path (Boot binds every
+	 * {@link MeterBinder} bean to its registry).
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterBinder.class)
+	static class TraceContextMeters {
+
+		@Bean
+		MeterBinder kubeopTraceContextMeters(ObservationTracing tracing) {
+			return (registry) -> FunctionCounter
+				.builder("kubeop.trace.context.rejected", tracing, ObservationTracing::rejectedTraceContexts)
+				.description("Handler calls whose object carried a malformed or foreign trace context annotation "
+						+ "(kubeop.io/traceparent), each started a new trace instead")
+				.register(registry);
+		}
+
 	}
 
 }

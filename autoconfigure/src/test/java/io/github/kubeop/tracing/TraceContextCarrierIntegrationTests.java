@@ -1,0 +1,322 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.kubeop.tracing;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.kubeop.annotation.Reconcile;
+import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
+import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
+import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
+import io.github.kubeop.autoconfigure.observation.KubeopObservationAutoConfiguration;
+import io.github.kubeop.handler.TraceContextAnnotation;
+import io.github.kubeop.test.KubernetesTest;
+import io.github.kubeop.test.TestNamespace;
+import io.github.kubeop.test.controlplane.ControlPlane;
+import io.github.kubeop.write.KubernetesTemplate;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
+import io.kubernetes.client.util.PatchUtils;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The trace context a handler call's write carries on the written object, continued by
+ * the call that write causes in another application, against a real API server and a real
+ * tracing bridge (OpenTelemetry's, as Spring Boot sets it up). Two applications: the
+ * writer reconciles ConfigMaps labelled {@code role=app} and applies a Secret per app;
+ * the reader, a separate application context with its own tracer, reconciles those
+ * Secrets. Nothing passes between them but the objects.
+ *
+ * @author Kubeop authors
+ */
+@KubernetesTest
+class TraceContextCarrierIntegrationTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(60);
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(KubeopClientAutoConfiguration.class, KubeopInformersAutoConfiguration.class,
+					KubeopHandlersAutoConfiguration.class, KubeopObservationAutoConfiguration.class));
+
+	@Test
+	void aWriteCarriesItsTraceContextToTheCallItCausesInAnotherApplication(ControlPlane controlPlane,
+			TestNamespace namespace) throws Exception {
+		OtelTracing user = new OtelTracing();
+		OtelTracing writerTracing = new OtelTracing();
+		OtelTracing readerTracing = new OtelTracing();
+		Writer writer = new Writer();
+		Reader reader = new Reader(readerTracing);
+		CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+		writer(controlPlane, namespace, writer, writerTracing).run((writerContext) -> {
+			assertThat(writerContext).hasNotFailed();
+			writer.template = writerContext.getBean(KubernetesTemplate.class);
+			reader(controlPlane, namespace, reader, readerTracing).run((readerContext) -> {
+				assertThat(readerContext).hasNotFailed();
+				// the user's change, made in a trace of the user's tool
+				Span change = user.tracer().nextSpan().name("kubectl apply").start();
+				String userContext = "00-" + change.context().traceId() + "-" + change.context().spanId() + "-01";
+				change.end();
+				V1ConfigMap app = app(namespace, "shop");
+				app.getMetadata().putAnnotationsItem(TraceContextAnnotation.NAME, userContext);
+				api.createNamespacedConfigMap(namespace.name(), app).execute();
+
+				String token = namespace.name() + "/shop-token";
+				SpanData readerCall = await().atMost(WAIT)
+					.until(() -> readerTracing.span("kubeop.key", token), Objects::nonNull);
+				SpanData writerCall = writerTracing.span("kubeop.key", namespace.name() + "/shop");
+				SpanData apply = writerTracing.span("kubeop.object.name", "shop-token");
+				// user change -> the writer's call -> its apply -> the reader's call: one
+				// trace, each a child of the one before
+				assertThat(writerCall.getTraceId()).isEqualTo(change.context().traceId());
+				assertThat(writerCall.getParentSpanId()).isEqualTo(change.context().spanId());
+				assertThat(writerCall.getKind()).isEqualTo(SpanKind.CONSUMER);
+				assertThat(apply.getParentSpanId()).isEqualTo(writerCall.getSpanId());
+				assertThat(apply.getKind()).isEqualTo(SpanKind.CLIENT);
+				V1Secret written = api.readNamespacedSecret("shop-token", namespace.name()).execute();
+				assertThat(written.getMetadata().getAnnotations()).containsEntry(TraceContextAnnotation.NAME,
+						OtelTracing.traceparent(apply));
+				assertThat(readerCall.getTraceId()).isEqualTo(change.context().traceId());
+				assertThat(readerCall.getParentSpanId()).isEqualTo(apply.getSpanId());
+				assertThat(readerCall.getParentSpanContext().isRemote()).isTrue();
+				// a change of the app that leaves the Secret's desired state as it was:
+				// the writer is called, its apply is not sent, the trace context changes
+				// nothing
+				String resourceVersion = written.getMetadata().getResourceVersion();
+				ApiClient client = controlPlane.apiClient();
+				PatchUtils.patch(V1ConfigMap.class,
+						() -> new CoreV1Api(client)
+							.patchNamespacedConfigMap("shop", namespace.name(),
+									new V1Patch("{\"metadata\":{\"labels\":{\"touched\":\"yes\"}}}"))
+							.buildCall(null),
+						V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+				await().atMost(WAIT)
+					.until(() -> writerTracing.spans("kubeop.key", namespace.name() + "/shop").size() == 2);
+				assertThat(writerTracing.spans("kubeop.object.name", "shop-token")).hasSize(1);
+				assertThat(api.readNamespacedSecret("shop-token", namespace.name())
+					.execute()
+					.getMetadata()
+					.getResourceVersion()).isEqualTo(resourceVersion);
+			});
+		});
+	}
+
+	@Test
+	void theMdcHoldsTheTraceAndSpanIdsOfTheCallWhileItRuns(ControlPlane controlPlane, TestNamespace namespace) {
+		OtelTracing readerTracing = new OtelTracing();
+		Reader reader = new Reader(readerTracing);
+		CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+		reader(controlPlane, namespace, reader, readerTracing).run((context) -> {
+			assertThat(context).hasNotFailed();
+			api.createNamespacedSecret(namespace.name(), token(namespace, "logged")).execute();
+			SpanData call = await().atMost(WAIT)
+				.until(() -> readerTracing.span("kubeop.key", namespace.name() + "/logged"), Objects::nonNull);
+			// what Boot's log pattern shows during the call, as the bridge fills the MDC
+			assertThat(reader.mdc.get("logged"))
+				.isEqualTo(Map.of("traceId", call.getTraceId(), "spanId", call.getSpanId()));
+		});
+	}
+
+	@Test
+	void aCallAtStartContinuesNoTrace(ControlPlane controlPlane, TestNamespace namespace) throws Exception {
+		OtelTracing writerTracing = new OtelTracing();
+		OtelTracing readerTracing = new OtelTracing();
+		Writer writer = new Writer();
+		CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+		writer(controlPlane, namespace, writer, writerTracing).run((writerContext) -> {
+			assertThat(writerContext).hasNotFailed();
+			writer.template = writerContext.getBean(KubernetesTemplate.class);
+			api.createNamespacedConfigMap(namespace.name(), app(namespace, "early")).execute();
+			SpanData apply = await().atMost(WAIT)
+				.until(() -> writerTracing.span("kubeop.object.name", "early-token"), Objects::nonNull);
+			// the reader starts after the write: its initial list, not the write, calls
+			// it
+			reader(controlPlane, namespace, new Reader(readerTracing), readerTracing).run((readerContext) -> {
+				assertThat(readerContext).hasNotFailed();
+				SpanData call = await().atMost(WAIT)
+					.until(() -> readerTracing.span("kubeop.key", namespace.name() + "/early-token"), Objects::nonNull);
+				assertThat(call.getParentSpanContext().isValid()).isFalse();
+				assertThat(call.getTraceId()).isNotEqualTo(apply.getTraceId());
+			});
+		});
+	}
+
+	@Test
+	void aChangeOfTheTraceContextAloneCallsNoHandler(ControlPlane controlPlane, TestNamespace namespace) {
+		OtelTracing readerTracing = new OtelTracing();
+		Reader reader = new Reader(readerTracing);
+		CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+		reader(controlPlane, namespace, reader, readerTracing).run((context) -> {
+			assertThat(context).hasNotFailed();
+			api.createNamespacedSecret(namespace.name(), token(namespace, "quiet")).execute();
+			api.createNamespacedSecret(namespace.name(), token(namespace, "sentinel")).execute();
+			await().atMost(WAIT).until(() -> reader.calls.contains("quiet") && reader.calls.contains("sentinel"));
+			// only the trace context changes: as a traced write would that changes
+			// nothing
+			// else
+			patch(controlPlane, namespace, "quiet", "{\"metadata\":{\"annotations\":{\"" + TraceContextAnnotation.NAME
+					+ "\":\"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\"}}}");
+			// the sentinel: a real change, queued after the first on the one worker
+			patch(controlPlane, namespace, "sentinel", "{\"metadata\":{\"labels\":{\"touched\":\"yes\"}}}");
+			await().atMost(WAIT).until(() -> count(reader.calls, "sentinel") == 2);
+			assertThat(count(reader.calls, "quiet")).as("calls of the Secret whose trace context alone changed")
+				.isEqualTo(1);
+		});
+	}
+
+	@Test
+	void aMalformedOrForeignTraceContextIsCountedAndStartsATrace(ControlPlane controlPlane, TestNamespace namespace) {
+		OtelTracing readerTracing = new OtelTracing();
+		Reader reader = new Reader(readerTracing);
+		CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+		reader(controlPlane, namespace, reader, readerTracing).run((context) -> {
+			assertThat(context).hasNotFailed();
+			SimpleMeterRegistry meters = new SimpleMeterRegistry();
+			context.getBeansOfType(MeterBinder.class).values().forEach((binder) -> binder.bindTo(meters));
+			V1Secret malformed = token(namespace, "malformed");
+			malformed.getMetadata().putAnnotationsItem(TraceContextAnnotation.NAME, "not a trace context");
+			V1Secret foreign = token(namespace, "foreign");
+			// a later version of traceparent, or another tool's: not continued
+			foreign.getMetadata()
+				.putAnnotationsItem(TraceContextAnnotation.NAME,
+						"01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+			api.createNamespacedSecret(namespace.name(), malformed).execute();
+			api.createNamespacedSecret(namespace.name(), foreign).execute();
+			for (String name : List.of("malformed", "foreign")) {
+				SpanData call = await().atMost(WAIT)
+					.until(() -> readerTracing.span("kubeop.key", namespace.name() + "/" + name), Objects::nonNull);
+				assertThat(call.getParentSpanContext().isValid()).isFalse();
+				assertThat(call.getTraceId()).isNotEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+			}
+			assertThat(meters.get("kubeop.trace.context.rejected").functionCounter().count()).isEqualTo(2.0);
+		});
+	}
+
+	private ApplicationContextRunner writer(ControlPlane controlPlane, TestNamespace namespace, Writer writer,
+			OtelTracing tracing) {
+		return this.runner.withBean(ApiClient.class, controlPlane::apiClient)
+			.withPropertyValues("kubeop.informers.namespaces=" + namespace.name(),
+					"kubeop.informers.resources.apps.api-version=v1", "kubeop.informers.resources.apps.kind=ConfigMap",
+					"kubeop.informers.resources.apps.label-selector=role=app")
+			.withBean(Writer.class, () -> writer)
+			.withBean(ObservationRegistry.class, tracing::registry);
+	}
+
+	private ApplicationContextRunner reader(ControlPlane controlPlane, TestNamespace namespace, Reader reader,
+			OtelTracing tracing) {
+		return this.runner.withBean(ApiClient.class, controlPlane::apiClient)
+			.withPropertyValues("kubeop.informers.namespaces=" + namespace.name(),
+					"kubeop.informers.resources.tokens.api-version=v1", "kubeop.informers.resources.tokens.kind=Secret",
+					"kubeop.informers.resources.tokens.label-selector=role=token")
+			.withBean(Reader.class, () -> reader)
+			.withBean(ObservationRegistry.class, tracing::registry);
+	}
+
+	private static void patch(ControlPlane controlPlane, TestNamespace namespace, String name, String patch)
+			throws ApiException {
+		ApiClient client = controlPlane.apiClient();
+		PatchUtils.patch(V1Secret.class,
+				() -> new CoreV1Api(client).patchNamespacedSecret(name, namespace.name(), new V1Patch(patch))
+					.buildCall(null),
+				V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+	}
+
+	private static long count(List<String> calls, String name) {
+		return calls.stream().filter(name::equals).count();
+	}
+
+	private static V1ConfigMap app(TestNamespace namespace, String name) {
+		return new V1ConfigMap()
+			.metadata(new V1ObjectMeta().name(name).namespace(namespace.name()).labels(Map.of("role", "app")));
+	}
+
+	private static V1Secret token(TestNamespace namespace, String name) {
+		return new V1Secret()
+			.metadata(new V1ObjectMeta().name(name).namespace(namespace.name()).labels(Map.of("role", "token")))
+			.stringData(Map.of("token", "t"));
+	}
+
+	/**
+	 * Applies a token Secret per app.
+	 */
+	static class Writer {
+
+		volatile KubernetesTemplate template;
+
+		@Reconcile(informer = "apps")
+		void reconcile(V1ConfigMap app) throws ApiException {
+			this.template.apply(new V1Secret()
+				.metadata(new V1ObjectMeta().name(app.getMetadata().getName() + "-token")
+					.namespace(app.getMetadata().getNamespace())
+					.labels(Map.of("role", "token")))
+				// data, not the write-only stringData: an apply of the same data
+				// again is not sent
+				.data(Map.of("token", "t".getBytes(StandardCharsets.UTF_8))));
+		}
+
+	}
+
+	/**
+	 * Records its calls and the MDC during them.
+	 */
+	static class Reader {
+
+		final OtelTracing tracing;
+
+		final List<String> calls = new CopyOnWriteArrayList<>();
+
+		final Map<String, Map<String, String>> mdc = new ConcurrentHashMap<>();
+
+		Reader(OtelTracing tracing) {
+			this.tracing = tracing;
+		}
+
+		@Reconcile(informer = "tokens")
+		void reconcile(V1Secret token) {
+			String name = token.getMetadata().getName();
+			String traceId = MDC.get("traceId");
+			String spanId = MDC.get("spanId");
+			this.mdc.put(name,
+					(traceId != null && spanId != null) ? Map.of("traceId", traceId, "spanId", spanId) : Map.of());
+			this.calls.add(name);
+		}
+
+	}
+
+}

@@ -205,7 +205,12 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 	public void done(K item) {
 		this.lock.lock();
 		try {
-			Node<K> node = this.items.get(item);
+			// the item taken last is the one done next with one worker (the default): no
+			// lookup for it
+			Node<K> node = this.firstProcessing;
+			if (node == null || node.item != item) {
+				node = this.items.get(item);
+			}
 			if (node != null && node.processing) {
 				stopProcessing(node);
 				if (this.timed) {

@@ -69,6 +69,12 @@ final class WaitingItems<K> {
 	private Level normal;
 
 	/**
+	 * The level found last other than {@link #normal}, kept at hand: with priorities
+	 * mixed, most other items go to one other level.
+	 */
+	private Level recent;
+
+	/**
 	 * Items waiting.
 	 */
 	private int size;
@@ -211,8 +217,13 @@ final class WaitingItems<K> {
 		if (priority == Priority.NORMAL && this.normal != null) {
 			return this.normal;
 		}
+		Level recent = this.recent;
+		if (recent != null && recent.priority == priority) {
+			return recent;
+		}
 		for (Level level : this.levels) {
 			if (level.priority == priority) {
+				this.recent = level;
 				return level;
 			}
 		}

@@ -43,22 +43,24 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The work queue's hot path, Kubeop beside the official client's
- * {@code DefaultRateLimitingQueue} (client-java-extended 25.0.0): a worker takes a key,
- * the key and another random key are added again (the first is being processed, so it is
- * only marked dirty; the second is usually waiting already, so it is de-duplicated), and
- * the worker marks the key done, which puts it back. The queue always holds about 1,000
- * keys, so {@code get} never waits. Run by one thread, then by as many threads as the
- * machine has cores ({@code -t max}, given by {@code benchmarks/run}): more threads than
- * cores would measure the scheduler's time slicing, not the queue. Three forks, so that a
- * fork's JIT decisions do not become the result.
+ * The work queue's hot path, Kubeop with and without priorities and fairness beside the
+ * queue before them ({@link QueueBeforePriorities}, the baseline of their cost) and the
+ * official client's {@code DefaultRateLimitingQueue} (client-java-extended 25.0.0): a
+ * worker takes a key, the key and another random key are added again (the first is being
+ * processed, so it is only marked dirty; the second is usually waiting already, so it is
+ * de-duplicated), and the worker marks the key done, which puts it back. The queue always
+ * holds about 1,000 keys, so {@code get} never waits. Run by one thread, then by as many
+ * threads as the machine has cores ({@code -t max}, given by {@code benchmarks/run}):
+ * more threads than cores would measure the scheduler's time slicing, not the queue.
+ * Three forks, so that a fork's JIT decisions do not become the result, and eight
+ * measured iterations each, because a shared machine moves single iterations a lot.
  *
  * @author Kubeop authors
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
+@Measurement(iterations = 8, time = 1)
 @Fork(3)
 public class WorkQueueBenchmark {
 

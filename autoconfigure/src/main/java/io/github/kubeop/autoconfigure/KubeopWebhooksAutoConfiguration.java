@@ -261,7 +261,14 @@ public final class KubeopWebhooksAutoConfiguration {
 	@ConditionalOnClass(HttpServer.class)
 	static class ReactiveWebhooksConfiguration {
 
+		/**
+		 * The self-signed serving certificate, made when the webhook server or the local
+		 * registration first asks for it, as on Tomcat: not in an application without
+		 * webhooks.
+		 * @return the certificates
+		 */
 		@Bean
+		@Lazy
 		@ConditionalOnMissingBean
 		SelfSignedCertificates kubeopWebhookCertificates() {
 			return SelfSignedCertificates.create(List.of());

@@ -126,6 +126,15 @@ class WebhooksAutoConfigurationTests {
 			assertThat(context).hasNotFailed();
 			assertThat(context).hasSingleBean(NettyWebhookServer.class);
 			assertThat(context).doesNotHaveBean(TomcatWebhookConnector.class);
+			assertThat(context.getBeanFactory().containsSingleton("kubeopWebhookCertificates")).isTrue();
+		});
+	}
+
+	@Test
+	void aReactiveApplicationWithoutWebhooksGeneratesNoCertificate() {
+		this.reactive.withPropertyValues("kubeop.webhooks.port=0").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBeanFactory().containsSingleton("kubeopWebhookCertificates")).isFalse();
 		});
 	}
 

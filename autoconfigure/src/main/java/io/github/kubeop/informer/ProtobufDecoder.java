@@ -95,6 +95,8 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 
 	private static final Gson plainGson = new Gson();
 
+	private static final java.util.concurrent.atomic.LongAdder decoded = new java.util.concurrent.atomic.LongAdder();
+
 	private final ProtobufTable table;
 
 	private final Class<T> type;
@@ -167,6 +169,14 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 		catch (NoSuchMethodException ex) {
 			return null;
 		}
+	}
+
+	/**
+	 * Returns how many objects decoders have read in this JVM, for tests.
+	 * @return the number of objects
+	 */
+	static long decodedObjects() {
+		return decoded.sum();
 	}
 
 	/**
@@ -384,6 +394,7 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 	 * ready-made transforms of its own metadata.
 	 */
 	private T readObject(CodedInputStream in, Binding binding) throws IOException {
+		decoded.increment();
 		this.key = null;
 		this.resourceVersion = null;
 		T object = this.type.cast(readMessage(in, binding, binding.newInstance()));

@@ -62,6 +62,21 @@ class InformerConfigurationFailureTests {
 	}
 
 	@Test
+	void unknownEncodingNamesTheProperty(ControlPlane controlPlane) {
+		this.runner.withBean(ApiClient.class, controlPlane::apiClient)
+			.withPropertyValues("kubeop.informers.resources.things.api-version=v1",
+					"kubeop.informers.resources.things.kind=ConfigMap",
+					"kubeop.informers.resources.things.encoding=protobuff")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				org.springframework.boot.context.properties.bind.BindException failure = rootCause(
+						context.getStartupFailure(),
+						org.springframework.boot.context.properties.bind.BindException.class);
+				assertThat(failure.getName().toString()).isEqualTo("kubeop.informers.resources.things.encoding");
+			});
+	}
+
+	@Test
 	void stallTimeoutBelowTheBookmarkIntervalNamesTheProperty(ControlPlane controlPlane) {
 		this.runner.withBean(ApiClient.class, controlPlane::apiClient)
 			.withPropertyValues("kubeop.informers.stall-timeout=10s",

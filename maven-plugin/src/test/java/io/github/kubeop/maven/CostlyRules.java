@@ -74,4 +74,21 @@ final class CostlyRules {
 
 	}
 
+	/**
+	 * A version whose schema differs from {@link VersionedV1}'s, so that the API server
+	 * names the schema of each version apart.
+	 */
+	@KubernetesResource(group = "verify.kubeop.test", version = "v1alpha1", kind = "Versioned")
+	static class VersionedV1alpha1 extends CustomResource<Bounded.Spec, Void> {
+
+	}
+
+	/**
+	 * The storage version, with the costly rule.
+	 */
+	@KubernetesResource(group = "verify.kubeop.test", version = "v1", kind = "Versioned", storage = true)
+	static class VersionedV1 extends CustomResource<Unbounded.Spec, Void> {
+
+	}
+
 }

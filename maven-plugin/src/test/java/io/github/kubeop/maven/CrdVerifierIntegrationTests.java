@@ -63,6 +63,17 @@ class CrdVerifierIntegrationTests {
 	}
 
 	@Test
+	void ruleOfOneOfSeveralVersionsNamesThatVersionsClass() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> verifier()
+				.verify(List.of(CostlyRules.VersionedV1alpha1.class, CostlyRules.VersionedV1.class)))
+			.withMessageContaining("rule \"self.all(t, t.matches('^[a-z]+$'))\" on field 'tags' of "
+					+ CostlyRules.Unbounded.Spec.class.getName() + ": Forbidden: estimated rule cost exceeds budget")
+			.withMessageNotContaining("spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[tags]")
+			.withMessageNotContaining(CostlyRules.Bounded.Spec.class.getName());
+	}
+
+	@Test
 	void validDefinitionPassesAndIsNotStored() throws Exception {
 		assertThat(verifier().verify(List.of(CostlyRules.Bounded.class)))
 			.containsExactly("boundeds.verify.kubeop.test");

@@ -31,6 +31,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.kubeop.maven.CrdGenerator.DeclaredRule;
+import io.github.kubeop.resource.ResourceType;
 import io.kubernetes.client.openapi.ApiClient;
 import okhttp3.MediaType;
 import okhttp3.Request;
@@ -128,11 +129,11 @@ final class CrdVerifier {
 		if (answer.code() != 422) {
 			throw unexpected(name, answer);
 		}
-		return refusal(name, versionClasses, rules, answer.body());
+		return refusal(name, versionClasses, rules, answer.body(), definition);
 	}
 
-	private String refusal(String name, List<Class<?>> versionClasses, Map<String, DeclaredRule> rules,
-			JsonNode status) {
+	private String refusal(String name, List<Class<?>> versionClasses, Map<String, DeclaredRule> rules, JsonNode status,
+			JsonNode definition) {
 		// the API server may refuse one rule for several reasons: one line per rule
 		Map<String, List<String>> messages = new LinkedHashMap<>();
 		for (JsonNode cause : status.path("details").path("causes")) {
@@ -141,7 +142,7 @@ final class CrdVerifier {
 			Set<DeclaredRule> declared = declaredRules(field, rules);
 			String subject;
 			if (declared.isEmpty()) {
-				subject = field;
+				subject = field + versionClass(field, versionClasses, definition);
 			}
 			else {
 				DeclaredRule first = declared.iterator().next();
@@ -158,6 +159,25 @@ final class CrdVerifier {
 		List<String> classes = versionClasses.stream().map(Class::getName).toList();
 		return "The API server refuses the CustomResourceDefinition " + name + " of " + String.join(", ", classes)
 				+ ":\n  - " + String.join("\n  - ", lines);
+	}
+
+	// what is not one rule's, such as the cost of a version's rules together, is named
+	// after the class of that version
+	private static String versionClass(String field, List<Class<?>> versionClasses, JsonNode definition) {
+		Matcher version = VERSION_SCHEMA.matcher(field);
+		if (!version.find()) {
+			return "";
+		}
+		String versionName = definition.path("spec")
+			.path("versions")
+			.path(Integer.parseInt(version.group(1)))
+			.path("name")
+			.asText();
+		return versionClasses.stream()
+			.filter((candidate) -> ResourceType.of(candidate).version().equals(versionName))
+			.findFirst()
+			.map((candidate) -> " (version " + versionName + ", " + candidate.getName() + ")")
+			.orElse("");
 	}
 
 	// the API server names a schema that all versions share spec.validation, and the

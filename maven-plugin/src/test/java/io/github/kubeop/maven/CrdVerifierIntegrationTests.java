@@ -69,6 +69,9 @@ class CrdVerifierIntegrationTests {
 				.verify(List.of(CostlyRules.VersionedV1alpha1.class, CostlyRules.VersionedV1.class)))
 			.withMessageContaining("rule \"self.all(t, t.matches('^[a-z]+$'))\" on field 'tags' of "
 					+ CostlyRules.Unbounded.Spec.class.getName() + ": Forbidden: estimated rule cost exceeds budget")
+			.withMessageContaining(
+					"spec.versions[0].schema.openAPIV3Schema (version v1, " + CostlyRules.VersionedV1.class.getName()
+							+ "): Forbidden: x-kubernetes-validations estimated rule " + "cost total")
 			.withMessageNotContaining("spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[tags]")
 			.withMessageNotContaining(CostlyRules.Bounded.Spec.class.getName());
 	}

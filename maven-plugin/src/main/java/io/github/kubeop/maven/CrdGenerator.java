@@ -163,6 +163,20 @@ public final class CrdGenerator {
 	 * what {@link #customResourceDefinition(Class)} rejects
 	 */
 	public ObjectNode customResourceDefinition(List<Class<?>> versionClasses) {
+		return customResourceDefinition(versionClasses, new LinkedHashMap<>());
+	}
+
+	/**
+	 * Returns the CustomResourceDefinition of the version classes of one kind, and where
+	 * each of its validation rules was declared.
+	 * @param versionClasses the classes, all of one group and kind
+	 * @param ruleOrigins filled with the field path of each rule in the definition, as
+	 * the API server writes it ({@code spec.versions[0].schema.openAPIV3Schema
+	 * .properties[spec].x-kubernetes-validations[0]}), and the rule with where it was
+	 * declared ({@code field 'tags' of com.example.Spec})
+	 * @return the CustomResourceDefinition as a JSON tree
+	 */
+	ObjectNode customResourceDefinition(List<Class<?>> versionClasses, Map<String, DeclaredRule> ruleOrigins) {
 		Class<?> storageClass = storageVersion(versionClasses);
 		ResourceType type = ResourceType.of(storageClass);
 		KubernetesResource resource = storageClass.getAnnotation(KubernetesResource.class);
@@ -186,13 +200,15 @@ public final class CrdGenerator {
 		ordered.sort(Comparator.comparing((Class<?> versionClass) -> ResourceType.of(versionClass).version(),
 				CrdGenerator::compareVersionPriority));
 		for (Class<?> versionClass : ordered) {
-			versions.add(version(versionClass, versionClass == storageClass));
+			String versionPath = "spec.versions[" + versions.size() + "].schema.openAPIV3Schema";
+			versions.add(version(versionClass, versionClass == storageClass, versionPath, ruleOrigins));
 		}
 		conversion(crd, type, versionClasses.size());
 		return crd;
 	}
 
-	private ObjectNode version(Class<?> resourceClass, boolean storage) {
+	private ObjectNode version(Class<?> resourceClass, boolean storage, String schemaPath,
+			Map<String, DeclaredRule> ruleOrigins) {
 		ResourceType type = ResourceType.of(resourceClass);
 		KubernetesResource resource = resourceClass.getAnnotation(KubernetesResource.class);
 		Type[] arguments = customResourceArguments(resourceClass);
@@ -221,6 +237,7 @@ public final class CrdGenerator {
 				validations.add(ValidationRuleChecker.write(rule, "class " + resourceClass.getName()));
 			}
 		}
+		collectRuleOrigins(root, schemaPath, ruleOrigins);
 		ValidationRuleChecker.check(resourceClass, root, this.compileRules);
 		ObjectNode subresources = this.objectMapper.createObjectNode();
 		if (hasStatus) {
@@ -253,6 +270,41 @@ public final class CrdGenerator {
 			}
 		}
 		return version;
+	}
+
+	// the paths as the API server's validation errors name them, before the checker
+	// removes the origins from the rules
+	private static void collectRuleOrigins(ObjectNode schema, String path, Map<String, DeclaredRule> ruleOrigins) {
+		if (schema.get("x-kubernetes-validations") instanceof ArrayNode rules) {
+			for (int i = 0; i < rules.size(); i++) {
+				JsonNode origin = rules.get(i).get(ValidationRuleChecker.ORIGIN);
+				if (origin != null) {
+					ruleOrigins.put(path + ".x-kubernetes-validations[" + i + "]",
+							new DeclaredRule(rules.get(i).path("rule").asText(), origin.asText()));
+				}
+			}
+		}
+		if (schema.get("properties") instanceof ObjectNode properties) {
+			for (Map.Entry<String, JsonNode> property : properties.properties()) {
+				if (property.getValue() instanceof ObjectNode child) {
+					collectRuleOrigins(child, path + ".properties[" + property.getKey() + "]", ruleOrigins);
+				}
+			}
+		}
+		for (String single : List.of("items", "additionalProperties")) {
+			if (schema.get(single) instanceof ObjectNode child) {
+				collectRuleOrigins(child, path + "." + single, ruleOrigins);
+			}
+		}
+		for (String combination : List.of("allOf", "anyOf", "oneOf")) {
+			if (schema.get(combination) instanceof ArrayNode parts) {
+				for (int i = 0; i < parts.size(); i++) {
+					if (parts.get(i) instanceof ObjectNode child) {
+						collectRuleOrigins(child, path + "." + combination + "[" + i + "]", ruleOrigins);
+					}
+				}
+			}
+		}
 	}
 
 	// with one version the API server has nothing to convert; with several, it calls the
@@ -663,6 +715,16 @@ public final class CrdGenerator {
 	/**
 	 * A field type without a schema.
 	 */
+	/**
+	 * A validation rule and where it was declared.
+	 *
+	 * @param rule the CEL expression
+	 * @param origin where it was declared, such as
+	 * {@code field 'tags' of com.example.Spec}
+	 */
+	record DeclaredRule(String rule, String origin) {
+	}
+
 	static final class SchemaException extends RuntimeException {
 
 		SchemaException(String message) {

@@ -226,7 +226,8 @@ public class GenerateMojo extends AbstractMojo {
 			getLog().info("Skipping Kubeop generation");
 			return;
 		}
-		try (URLClassLoader classLoader = new URLClassLoader(classpath(), getClass().getClassLoader())) {
+		try (URLClassLoader classLoader = new URLClassLoader(classpath(this.project, this.classesDirectory),
+				getClass().getClassLoader())) {
 			OperatorClasses classes = OperatorClasses.scan(this.classesDirectory.toPath(), classLoader, this.packages);
 			Path crds = this.outputDirectory.toPath().resolve("crds");
 			deleteGeneratedFiles(crds);
@@ -353,11 +354,18 @@ public class GenerateMojo extends AbstractMojo {
 				""".formatted(parts[0], parts[1], roleName);
 	}
 
-	private URL[] classpath() throws MojoExecutionException {
+	/**
+	 * The project's classes and runtime dependencies, for a class loader to scan with.
+	 * @param project the project
+	 * @param classesDirectory its classes
+	 * @return the URLs
+	 * @throws MojoExecutionException if the dependencies are not resolved
+	 */
+	static URL[] classpath(MavenProject project, File classesDirectory) throws MojoExecutionException {
 		try {
 			List<URL> urls = new ArrayList<>();
-			urls.add(this.classesDirectory.toURI().toURL());
-			for (String element : this.project.getRuntimeClasspathElements()) {
+			urls.add(classesDirectory.toURI().toURL());
+			for (String element : project.getRuntimeClasspathElements()) {
 				urls.add(new File(element).toURI().toURL());
 			}
 			return urls.toArray(URL[]::new);

@@ -67,7 +67,8 @@ import io.github.kubeop.resource.ValidationRule;
  * CIDRs, formats and semantic versions, and CEL's strings, sets, optionals and
  * two-variable comprehensions). What it does not do is the API server's cost estimate: a
  * rule over an unbounded list of unbounded strings can still be refused for its cost,
- * which a {@code maxItems} or {@code maxLength} on the field avoids.
+ * which a {@code maxItems} or {@code maxLength} on the field avoids, and which
+ * {@link CrdVerifier} (the {@code verify-crds} goal) leaves to a real API server.
  *
  * @author Kubeop authors
  */

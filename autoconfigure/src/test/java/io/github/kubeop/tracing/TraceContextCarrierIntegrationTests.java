@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -45,6 +46,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import org.junit.jupiter.api.Test;
@@ -133,6 +135,45 @@ class TraceContextCarrierIntegrationTests {
 					.execute()
 					.getMetadata()
 					.getResourceVersion()).isEqualTo(resourceVersion);
+			});
+		});
+	}
+
+	@Test
+	void aRetryOfACallThatContinuedATraceIsASpanOfItsOwnInThatTrace(ControlPlane controlPlane, TestNamespace namespace)
+			throws Exception {
+		OtelTracing user = new OtelTracing();
+		OtelTracing writerTracing = new OtelTracing();
+		OtelTracing readerTracing = new OtelTracing();
+		Writer writer = new Writer();
+		Reader reader = new Reader(readerTracing);
+		reader.failOnce.add("flaky-token");
+		CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+		writer(controlPlane, namespace, writer, writerTracing).run((writerContext) -> {
+			assertThat(writerContext).hasNotFailed();
+			writer.template = writerContext.getBean(KubernetesTemplate.class);
+			reader(controlPlane, namespace, reader, readerTracing).run((readerContext) -> {
+				assertThat(readerContext).hasNotFailed();
+				Span change = user.tracer().nextSpan().name("kubectl apply").start();
+				String userContext = "00-" + change.context().traceId() + "-" + change.context().spanId() + "-01";
+				change.end();
+				V1ConfigMap app = app(namespace, "flaky");
+				app.getMetadata().putAnnotationsItem(TraceContextAnnotation.NAME, userContext);
+				api.createNamespacedConfigMap(namespace.name(), app).execute();
+
+				String token = namespace.name() + "/flaky-token";
+				await().atMost(WAIT).until(() -> reader.calls.contains("flaky-token"));
+				await().atMost(WAIT).until(() -> readerTracing.spans("kubeop.key", token).size() == 2);
+				List<SpanData> calls = readerTracing.spans("kubeop.key", token);
+				SpanData apply = writerTracing.span("kubeop.object.name", "flaky-token");
+				// the failed call and its retry: two spans, both children of the write
+				// that caused them, in the user's trace
+				assertThat(calls)
+					.extracting((call) -> call.getAttributes().get(AttributeKey.stringKey("kubeop.attempt")))
+					.containsExactlyInAnyOrder("first", "retry");
+				assertThat(calls).extracting(SpanData::getSpanId).doesNotHaveDuplicates();
+				assertThat(calls).extracting(SpanData::getTraceId).containsOnly(change.context().traceId());
+				assertThat(calls).extracting(SpanData::getParentSpanId).containsOnly(apply.getSpanId());
 			});
 		});
 	}
@@ -301,6 +342,8 @@ class TraceContextCarrierIntegrationTests {
 
 		final List<String> calls = new CopyOnWriteArrayList<>();
 
+		final Set<String> failOnce = ConcurrentHashMap.newKeySet();
+
 		final Map<String, Map<String, String>> mdc = new ConcurrentHashMap<>();
 
 		Reader(OtelTracing tracing) {
@@ -310,6 +353,9 @@ class TraceContextCarrierIntegrationTests {
 		@Reconcile(informer = "tokens")
 		void reconcile(V1Secret token) {
 			String name = token.getMetadata().getName();
+			if (this.failOnce.remove(name)) {
+				throw new IllegalStateException("first attempt fails");
+			}
 			String traceId = MDC.get("traceId");
 			String spanId = MDC.get("spanId");
 			this.mdc.put(name,

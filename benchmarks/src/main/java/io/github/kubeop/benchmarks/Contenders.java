@@ -25,6 +25,12 @@ final class Contenders {
 
 	static final String KUBEOP = "Kubeop";
 
+	/**
+	 * Kubeop with {@code kubeop.informers.encoding: protobuf}: protobuf for built-in
+	 * kinds, as client-go asks for by default.
+	 */
+	static final String KUBEOP_PROTOBUF = "Kubeop, protobuf";
+
 	static final String KUBEOP_KEEP_ALL = "Kubeop, nothing stripped";
 
 	static final String KUBEOP_LEAN_OFF = "Kubeop, lean cache off";

@@ -98,11 +98,11 @@ import io.kubernetes.client.util.generic.GenericKubernetesApi;
  * <p>
  * Usage: {@code EventDeliveryBenchmark [repetitions] [seconds per rate] [replayed events]
  * [rate...]}; a rate of 0 means as fast as the API server takes writes. The system
- * property {@code contenders} (comma-separated) limits the run to some contenders,
- * {@code parts} ({@code latency}, {@code replay} or both, the default) to some parts, and
- * {@code replays} ({@code configmaps}, {@code pods} or both, the default) to some
- * replays; the Pod replay streams a fifth of the events unless {@code podEvents} says how
- * many.
+ * property {@code contenders} (separated by commas, or by semicolons where a name holds a
+ * comma) limits the run to some contenders, {@code parts} ({@code latency},
+ * {@code replay} or both, the default) to some parts, and {@code replays}
+ * ({@code configmaps}, {@code pods} or both, the default) to some replays; the Pod replay
+ * streams a fifth of the events unless {@code podEvents} says how many.
  *
  * @author Kubeop authors
  */
@@ -139,8 +139,9 @@ public final class EventDeliveryBenchmark {
 
 	// Kubeop's handler path coalesces the updates of a key into one call, so a count of
 	// handler calls cannot be compared with the other contenders' event handlers here
-	private static final List<String> REPLAY_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.CLIENT_JAVA,
-			Contenders.FABRIC8, CLIENT_GO_JSON, CLIENT_GO_PROTOBUF, CLIENT_GO_JSON_TUNED, CLIENT_GO_PROTOBUF_TUNED);
+	private static final List<String> REPLAY_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.KUBEOP_PROTOBUF,
+			Contenders.CLIENT_JAVA, Contenders.FABRIC8, CLIENT_GO_JSON, CLIENT_GO_PROTOBUF, CLIENT_GO_JSON_TUNED,
+			CLIENT_GO_PROTOBUF_TUNED);
 
 	private EventDeliveryBenchmark() {
 	}
@@ -166,7 +167,9 @@ public final class EventDeliveryBenchmark {
 		}
 		Results results = new Results("events");
 		Path clientGo = ClientGo.build();
-		List<String> only = List.of(System.getProperty("contenders", "").split(","));
+		// most contenders' names hold a comma: a list with a semicolon is split there
+		String contendersProperty = System.getProperty("contenders", "");
+		List<String> only = List.of(contendersProperty.split(contendersProperty.contains(";") ? ";" : ","));
 		List<String> parts = List.of(System.getProperty("parts", "latency,replay").split(","));
 		List<String> replays = List.of(System.getProperty("replays", "configmaps,pods").split(","));
 		// a Pod costs the slowest contenders about ten times a ConfigMap: a fifth of the
@@ -544,8 +547,9 @@ public final class EventDeliveryBenchmark {
 	private static void inform(String contender, ApiClient client, String kubeconfig,
 			Consumer<Map<String, String>> updated) {
 		switch (contender) {
-			case Contenders.KUBEOP -> kubeop(client, false, updated);
-			case Contenders.KUBEOP_HANDLER -> kubeop(client, true, updated);
+			case Contenders.KUBEOP -> kubeop(client, false, InformerSpec.Encoding.JSON, updated);
+			case Contenders.KUBEOP_PROTOBUF -> kubeop(client, false, InformerSpec.Encoding.PROTOBUF, updated);
+			case Contenders.KUBEOP_HANDLER -> kubeop(client, true, InformerSpec.Encoding.JSON, updated);
 			case Contenders.CLIENT_JAVA -> official(client, updated);
 			case Contenders.FABRIC8 -> fabric8(kubeconfig, updated);
 			default -> throw new IllegalArgumentException("Unknown contender " + contender);
@@ -560,9 +564,14 @@ public final class EventDeliveryBenchmark {
 	private static void informPods(String contender, ApiClient client, String kubeconfig,
 			Consumer<Map<String, String>> updated) {
 		switch (contender) {
-			case Contenders.KUBEOP -> {
+			case Contenders.KUBEOP, Contenders.KUBEOP_PROTOBUF -> {
+				InformerSpec.Encoding encoding = contender.equals(Contenders.KUBEOP_PROTOBUF)
+						? InformerSpec.Encoding.PROTOBUF : InformerSpec.Encoding.JSON;
 				InformerRegistry registry = new InformerRegistry(client);
-				registry.informer(InformerSpec.of("pods", "v1", "Pod", V1Pod.class).withNamespaces(NAMESPACE))
+				registry
+					.informer(InformerSpec.of("pods", "v1", "Pod", V1Pod.class)
+						.withNamespaces(NAMESPACE)
+						.withEncoding(encoding))
 					.addEventHandler(updates(updated));
 				registry.start();
 				registry.awaitSync(Duration.ofMinutes(1));
@@ -611,10 +620,13 @@ public final class EventDeliveryBenchmark {
 		}
 	}
 
-	private static void kubeop(ApiClient client, boolean handlerPath, Consumer<Map<String, String>> updated) {
+	private static void kubeop(ApiClient client, boolean handlerPath, InformerSpec.Encoding encoding,
+			Consumer<Map<String, String>> updated) {
 		InformerRegistry registry = new InformerRegistry(client);
 		ResourceInformer<V1ConfigMap> informer = registry
-			.informer(InformerSpec.of("settings", "v1", "ConfigMap", V1ConfigMap.class).withNamespaces(NAMESPACE));
+			.informer(InformerSpec.of("settings", "v1", "ConfigMap", V1ConfigMap.class)
+				.withNamespaces(NAMESPACE)
+				.withEncoding(encoding));
 		if (handlerPath) {
 			HandlerRegistrar handlers = new HandlerRegistrar(registry, List.of("events"), Duration.ZERO,
 					(name) -> new DefaultRateLimitingQueue<>(name, RateLimiters.defaultControllerRateLimiter()),

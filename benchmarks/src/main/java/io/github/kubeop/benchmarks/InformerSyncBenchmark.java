@@ -90,8 +90,8 @@ import okhttp3.Response;
  */
 public final class InformerSyncBenchmark {
 
-	private static final List<String> JAVA_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.KUBEOP_KEEP_ALL,
-			Contenders.CLIENT_JAVA, Contenders.CLIENT_JAVA_STRIP, Contenders.FABRIC8);
+	private static final List<String> JAVA_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.KUBEOP_PROTOBUF,
+			Contenders.KUBEOP_KEEP_ALL, Contenders.CLIENT_JAVA, Contenders.CLIENT_JAVA_STRIP, Contenders.FABRIC8);
 
 	/** Rows that compare heap only, run at the middle size. */
 	private static final List<String> HEAP_CONTENDERS = List.of(Contenders.KUBEOP_LEAN_OFF, Contenders.KUBEOP_METADATA,
@@ -101,8 +101,8 @@ public final class InformerSyncBenchmark {
 	 * The contenders timed at the largest size (unless {@code all-contenders-at-largest}
 	 * is set), to keep the scenario within its time: those the targets compare.
 	 */
-	private static final List<String> LARGEST_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.CLIENT_JAVA_STRIP,
-			Contenders.CLIENT_GO, Contenders.CLIENT_GO_JSON, Contenders.CLIENT_GO_STRIP);
+	private static final List<String> LARGEST_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.KUBEOP_PROTOBUF,
+			Contenders.CLIENT_JAVA_STRIP, Contenders.CLIENT_GO, Contenders.CLIENT_GO_JSON, Contenders.CLIENT_GO_STRIP);
 
 	/** Contenders whose heap is sampled during the initial list and a relist. */
 	private static final List<String> PEAK_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.CLIENT_JAVA);

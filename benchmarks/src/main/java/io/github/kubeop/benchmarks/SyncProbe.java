@@ -98,6 +98,9 @@ public final class SyncProbe {
 		Contender informer = switch (contender) {
 			case Contenders.KUBEOP -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
 					EnumSet.of(StandardTransform.STRIP_MANAGED_FIELDS, StandardTransform.DEDUPLICATE_STRINGS));
+			case Contenders.KUBEOP_PROTOBUF -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
+					EnumSet.of(StandardTransform.STRIP_MANAGED_FIELDS, StandardTransform.DEDUPLICATE_STRINGS),
+					InformerSpec.Encoding.PROTOBUF);
 			case Contenders.KUBEOP_LEAN_OFF -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
 					EnumSet.of(StandardTransform.STRIP_MANAGED_FIELDS));
 			case Contenders.KUBEOP_KEEP_ALL -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
@@ -206,6 +209,11 @@ public final class SyncProbe {
 
 	private static Contender kubeop(ApiClient client, String namespace, boolean pods, Pod representation,
 			Set<StandardTransform> transforms) {
+		return kubeop(client, namespace, pods, representation, transforms, InformerSpec.Encoding.JSON);
+	}
+
+	private static Contender kubeop(ApiClient client, String namespace, boolean pods, Pod representation,
+			Set<StandardTransform> transforms, InformerSpec.Encoding encoding) {
 		InformerRegistry registry = new InformerRegistry(client);
 		// discovery happens here, when the informer is registered: before the timed
 		// region
@@ -215,7 +223,7 @@ public final class SyncProbe {
 			case DYNAMIC -> DynamicKubernetesObject.class;
 		};
 		ResourceInformer<? extends KubernetesObject> informer = registry
-			.informer(spec(namespace, pods ? "Pod" : "ConfigMap", type, transforms));
+			.informer(spec(namespace, pods ? "Pod" : "ConfigMap", type, transforms).withEncoding(encoding));
 		informer.addEventHandler(new NoOpHandler<>());
 		return new Contender(registry::start, informer::hasSynced, () -> informer.indexer().list());
 	}

@@ -46,6 +46,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
+import io.micrometer.tracing.TraceContext;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -91,13 +92,7 @@ class TraceContextCarrierIntegrationTests {
 			writer.template = writerContext.getBean(KubernetesTemplate.class);
 			reader(controlPlane, namespace, reader, readerTracing).run((readerContext) -> {
 				assertThat(readerContext).hasNotFailed();
-				// the user's change, made in a trace of the user's tool
-				Span change = user.tracer().nextSpan().name("kubectl apply").start();
-				String userContext = "00-" + change.context().traceId() + "-" + change.context().spanId() + "-01";
-				change.end();
-				V1ConfigMap app = app(namespace, "shop");
-				app.getMetadata().putAnnotationsItem(TraceContextAnnotation.NAME, userContext);
-				api.createNamespacedConfigMap(namespace.name(), app).execute();
+				TraceContext change = createInATraceOfTheUsersTool(user, api, namespace, "shop");
 
 				String token = namespace.name() + "/shop-token";
 				SpanData readerCall = await().atMost(WAIT)
@@ -106,15 +101,15 @@ class TraceContextCarrierIntegrationTests {
 				SpanData apply = writerTracing.span("kubeop.object.name", "shop-token");
 				// user change -> the writer's call -> its apply -> the reader's call: one
 				// trace, each a child of the one before
-				assertThat(writerCall.getTraceId()).isEqualTo(change.context().traceId());
-				assertThat(writerCall.getParentSpanId()).isEqualTo(change.context().spanId());
+				assertThat(writerCall.getTraceId()).isEqualTo(change.traceId());
+				assertThat(writerCall.getParentSpanId()).isEqualTo(change.spanId());
 				assertThat(writerCall.getKind()).isEqualTo(SpanKind.CONSUMER);
 				assertThat(apply.getParentSpanId()).isEqualTo(writerCall.getSpanId());
 				assertThat(apply.getKind()).isEqualTo(SpanKind.CLIENT);
 				V1Secret written = api.readNamespacedSecret("shop-token", namespace.name()).execute();
 				assertThat(written.getMetadata().getAnnotations()).containsEntry(TraceContextAnnotation.NAME,
 						OtelTracing.traceparent(apply));
-				assertThat(readerCall.getTraceId()).isEqualTo(change.context().traceId());
+				assertThat(readerCall.getTraceId()).isEqualTo(change.traceId());
 				assertThat(readerCall.getParentSpanId()).isEqualTo(apply.getSpanId());
 				assertThat(readerCall.getParentSpanContext().isRemote()).isTrue();
 				// a change of the app that leaves the Secret's desired state as it was:
@@ -154,12 +149,7 @@ class TraceContextCarrierIntegrationTests {
 			writer.template = writerContext.getBean(KubernetesTemplate.class);
 			reader(controlPlane, namespace, reader, readerTracing).run((readerContext) -> {
 				assertThat(readerContext).hasNotFailed();
-				Span change = user.tracer().nextSpan().name("kubectl apply").start();
-				String userContext = "00-" + change.context().traceId() + "-" + change.context().spanId() + "-01";
-				change.end();
-				V1ConfigMap app = app(namespace, "flaky");
-				app.getMetadata().putAnnotationsItem(TraceContextAnnotation.NAME, userContext);
-				api.createNamespacedConfigMap(namespace.name(), app).execute();
+				TraceContext change = createInATraceOfTheUsersTool(user, api, namespace, "flaky");
 
 				String token = namespace.name() + "/flaky-token";
 				await().atMost(WAIT).until(() -> reader.calls.contains("flaky-token"));
@@ -172,7 +162,7 @@ class TraceContextCarrierIntegrationTests {
 					.extracting((call) -> call.getAttributes().get(AttributeKey.stringKey("kubeop.attempt")))
 					.containsExactlyInAnyOrder("first", "retry");
 				assertThat(calls).extracting(SpanData::getSpanId).doesNotHaveDuplicates();
-				assertThat(calls).extracting(SpanData::getTraceId).containsOnly(change.context().traceId());
+				assertThat(calls).extracting(SpanData::getTraceId).containsOnly(change.traceId());
 				assertThat(calls).extracting(SpanData::getParentSpanId).containsOnly(apply.getSpanId());
 			});
 		});
@@ -287,6 +277,22 @@ class TraceContextCarrierIntegrationTests {
 					"kubeop.informers.resources.tokens.label-selector=role=token")
 			.withBean(Reader.class, () -> reader)
 			.withBean(ObservationRegistry.class, tracing::registry);
+	}
+
+	/**
+	 * Creates an app as a user's tool that traces its changes would: in a span of its
+	 * own, whose trace context it puts on the object.
+	 */
+	private static TraceContext createInATraceOfTheUsersTool(OtelTracing user, CoreV1Api api, TestNamespace namespace,
+			String name) throws ApiException {
+		Span change = user.tracer().nextSpan().name("kubectl apply").start();
+		change.end();
+		V1ConfigMap app = app(namespace, name);
+		app.getMetadata()
+			.putAnnotationsItem(TraceContextAnnotation.NAME,
+					"00-" + change.context().traceId() + "-" + change.context().spanId() + "-01");
+		api.createNamespacedConfigMap(namespace.name(), app).execute();
+		return change.context();
 	}
 
 	private static void patch(ControlPlane controlPlane, TestNamespace namespace, String name, String patch)

@@ -18,6 +18,7 @@ package io.github.kubeop.queue;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -94,9 +95,20 @@ class DefaultWorkQueueTests {
 	void shutDownWakesWaitingGettersWithNullAndIgnoresAdds() throws Exception {
 		ExecutorService executor = Executors.newFixedThreadPool(2);
 		try {
-			Future<String> first = executor.submit(this.queue::get);
-			Future<String> second = executor.submit(this.queue::get);
-			Thread.sleep(100);
+			Thread[] getters = new Thread[2];
+			Future<String> first = executor.submit(() -> {
+				getters[0] = Thread.currentThread();
+				return this.queue.get();
+			});
+			Future<String> second = executor.submit(() -> {
+				getters[1] = Thread.currentThread();
+				return this.queue.get();
+			});
+			// both wait in get before the shutdown, so that it is the shutdown that wakes
+			// them
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> Arrays.stream(getters)
+					.allMatch((getter) -> getter != null && getter.getState() == Thread.State.WAITING));
 			this.queue.shutDown();
 			assertThat(first.get(5, TimeUnit.SECONDS)).isNull();
 			assertThat(second.get(5, TimeUnit.SECONDS)).isNull();

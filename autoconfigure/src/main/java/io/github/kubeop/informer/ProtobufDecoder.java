@@ -750,16 +750,6 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 		return GoDuration.format(nanos);
 	}
 
-	private static Object newInstance(Class<?> type) {
-		try {
-			Constructor<?> constructor = type.getDeclaredConstructor();
-			return constructor.newInstance();
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new IllegalStateException("Cannot create " + type, ex);
-		}
-	}
-
 	/**
 	 * Takes an object decoded from a list, with its key.
 	 *
@@ -794,6 +784,9 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 
 		private final Class<?> javaType;
 
+		// found once per binding, not once per decoded object
+		private final Constructor<?> constructor;
+
 		private final FieldBinding[] fields;
 
 		private final String[] typeMeta;
@@ -806,6 +799,12 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 
 		Binding(MessageType message, Class<?> javaType, String skipped) {
 			this.javaType = javaType;
+			try {
+				this.constructor = javaType.getDeclaredConstructor();
+			}
+			catch (NoSuchMethodException ex) {
+				throw new IllegalStateException("Cannot create " + javaType, ex);
+			}
 			Map<String, Field> javaFields = javaFields(javaType);
 			this.typeMeta = message.typeMeta();
 			Field apiVersion = (this.typeMeta != null) ? javaFields.get("apiVersion") : null;
@@ -871,7 +870,12 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 		}
 
 		Object newInstance() {
-			return ProtobufDecoder.newInstance(this.javaType);
+			try {
+				return this.constructor.newInstance();
+			}
+			catch (ReflectiveOperationException ex) {
+				throw new IllegalStateException("Cannot create " + this.javaType, ex);
+			}
 		}
 
 		private static Map<String, Field> javaFields(Class<?> type) {

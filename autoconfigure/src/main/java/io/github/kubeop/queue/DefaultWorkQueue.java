@@ -16,8 +16,6 @@
 
 package io.github.kubeop.queue;
 
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -49,7 +47,7 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 	 * when it is done with nothing more to do. One lookup per add and per done, none per
 	 * take.
 	 */
-	private final Map<K, Node<K>> items = new HashMap<>();
+	private final KnownItems<K> items = new KnownItems<>();
 
 	/**
 	 * The items being processed, linked through their nodes, first taken first.
@@ -133,7 +131,7 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 			Node<K> node = this.items.get(item);
 			if (node == null) {
 				node = this.queue.node(item, priority);
-				this.items.put(item, node);
+				this.items.add(node);
 				node.dirty = true;
 				if (this.timed) {
 					this.metrics.added(priority);
@@ -221,7 +219,7 @@ public class DefaultWorkQueue<K> implements WorkQueue<K> {
 					this.changed.signal();
 				}
 				else {
-					this.items.remove(item);
+					this.items.remove(node);
 					this.queue.release(node);
 				}
 			}

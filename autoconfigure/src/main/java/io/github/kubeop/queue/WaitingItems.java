@@ -295,6 +295,14 @@ final class WaitingItems<K> {
 
 		Node<K> next;
 
+		/**
+		 * The item's spread hash code, and the next node in its chain of the queue's
+		 * {@link KnownItems}.
+		 */
+		int hash;
+
+		Node<K> nextKnown;
+
 		Node(K item, int priority, Lane lane) {
 			this.item = item;
 			this.priority = priority;

@@ -56,6 +56,72 @@ class DefaultWorkQueueTests {
 	}
 
 	@Test
+	void anItemEqualToAWaitingOneButNotTheSameInstanceIsNotAddedTwice() throws InterruptedException {
+		// keys come from each event as new strings: equal, never the same instance
+		this.queue.add(new String("namespace/a"));
+		this.queue.add(new String("namespace/b"));
+		this.queue.add(new String("namespace/a"));
+		assertThat(this.queue.length()).isEqualTo(2);
+		String a = this.queue.get();
+		this.queue.add(new String("namespace/a"));
+		assertThat(this.queue.length()).as("not waiting again while processed").isEqualTo(1);
+		this.queue.done(new String("namespace/a"));
+		assertThat(this.queue.get()).isEqualTo("namespace/b");
+		assertThat(this.queue.get()).as("waits again once done").isEqualTo(a);
+		assertThat(this.queue.length()).isZero();
+	}
+
+	@Test
+	void itemsWhoseHashCodesCollideAreToldApartAsTheQueueGrowsAndShrinks() throws InterruptedException {
+		DefaultWorkQueue<CollidingKey> queue = new DefaultWorkQueue<>("colliding");
+		List<CollidingKey> keys = new ArrayList<>();
+		for (int i = 0; i < 1000; i++) {
+			keys.add(new CollidingKey(i));
+		}
+		for (CollidingKey key : keys) {
+			queue.add(key);
+		}
+		for (CollidingKey key : keys) {
+			queue.add(new CollidingKey(key.id()));
+		}
+		assertThat(queue.length()).isEqualTo(1000);
+		List<CollidingKey> taken = new ArrayList<>();
+		for (int i = 0; i < 1000; i++) {
+			CollidingKey key = queue.get();
+			taken.add(key);
+			if (i % 2 == 0) {
+				// done with nothing more to do: forgotten
+				queue.done(key);
+			}
+		}
+		assertThat(taken).containsExactlyElementsOf(keys);
+		for (int i = 1; i < 1000; i += 2) {
+			queue.add(new CollidingKey(i));
+		}
+		assertThat(queue.length()).as("the keys still being processed do not wait").isZero();
+		for (int i = 0; i < 1000; i += 2) {
+			queue.add(new CollidingKey(i));
+		}
+		assertThat(queue.length()).as("the keys forgotten wait again").isEqualTo(500);
+		for (int i = 1; i < 1000; i += 2) {
+			queue.done(new CollidingKey(i));
+		}
+		assertThat(queue.length()).as("the keys added while processed wait once done").isEqualTo(1000);
+	}
+
+	/**
+	 * A key whose hash code a handful of keys share.
+	 */
+	record CollidingKey(int id) {
+
+		@Override
+		public int hashCode() {
+			return this.id % 7;
+		}
+
+	}
+
+	@Test
 	void itemAddedWhileProcessingWaitsUntilDoneAndThenOnce() throws InterruptedException {
 		this.queue.add("a");
 		String item = this.queue.get();

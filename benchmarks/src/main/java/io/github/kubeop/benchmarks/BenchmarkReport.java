@@ -190,8 +190,13 @@ public final class BenchmarkReport {
 			.append(results.environment().get("queue-order"))
 			.append(".\n\n");
 		for (String workload : workloads(results)) {
+			boolean calls = rows(results, workload).stream()
+				.allMatch((row) -> row.samples().containsKey("callsBefore"));
 			out.append('.').append(workload).append('\n');
-			out.append("[cols=\"3,2,2,3\"]\n|===\n|Queue |Median (ms) |p99 (ms) |Range (ms)\n\n");
+			out.append(calls ? "[cols=\"3,2,2,3,2\"]\n" : "[cols=\"3,2,2,3\"]\n")
+				.append("|===\n|Queue |Median (ms) |p99 (ms) |Range (ms)")
+				.append(calls ? " |Handler calls before it, median (range)" : "")
+				.append("\n\n");
 			for (Results.Row row : rows(results, workload)) {
 				List<Double> seconds = row.samples().values().iterator().next();
 				List<Double> samples = seconds.stream().map((value) -> value * 1000).toList();
@@ -207,8 +212,18 @@ public final class BenchmarkReport {
 					.append(" |")
 					.append(SvgChart.format(sorted.get(0)))
 					.append(" to ")
-					.append(SvgChart.format(sorted.get(sorted.size() - 1)))
-					.append('\n');
+					.append(SvgChart.format(sorted.get(sorted.size() - 1)));
+				if (calls) {
+					List<Double> before = row.samples().get("callsBefore");
+					out.append(" |")
+						.append(SvgChart.format(Results.median(before)))
+						.append(" (")
+						.append(SvgChart.format(Collections.min(before)))
+						.append(" to ")
+						.append(SvgChart.format(Collections.max(before)))
+						.append(')');
+				}
+				out.append('\n');
 			}
 			out.append("|===\n\n");
 		}

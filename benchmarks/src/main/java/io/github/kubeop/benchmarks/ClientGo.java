@@ -48,10 +48,21 @@ final class ClientGo {
 	 * @throws InterruptedException if interrupted while building
 	 */
 	static Path build() throws InterruptedException {
+		return build("informer-sync");
+	}
+
+	/**
+	 * Builds one of the Go programs under {@code src/main/go}, or returns {@code null}
+	 * (and says so) when Go is not on the PATH.
+	 * @param program the program's directory, for example {@code priority-queue}
+	 * @return the binary, or {@code null}
+	 * @throws InterruptedException if interrupted while building
+	 */
+	static Path build(String program) throws InterruptedException {
 		// from the repository's root (benchmarks/run) or the module's (its tests)
 		Path module = Files.isDirectory(Path.of("benchmarks", "src")) ? Path.of("benchmarks") : Path.of("");
-		Path source = module.resolve(Path.of("src", "main", "go", "informer-sync"));
-		Path binary = module.resolve(Path.of("target", "informer-sync")).toAbsolutePath();
+		Path source = module.resolve(Path.of("src", "main", "go", program));
+		Path binary = module.resolve(Path.of("target", program)).toAbsolutePath();
 		ProcessBuilder build = new ProcessBuilder("go", "build", "-o", binary.toString(), ".")
 			.directory(source.toFile())
 			.inheritIO();
@@ -65,7 +76,7 @@ final class ClientGo {
 		catch (IOException ex) {
 			// no Go on the PATH
 		}
-		System.out.println("client-go contender skipped: could not build " + source + " with go");
+		System.out.println(program + " contender skipped: could not build " + source + " with go");
 		return null;
 	}
 

@@ -16,6 +16,7 @@
 
 package io.github.kubeop.benchmarks;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,8 +28,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
+import com.google.gson.JsonObject;
 import io.github.kubeop.handler.Controller;
 import io.github.kubeop.handler.HandlerEndpoint;
 import io.github.kubeop.handler.HandlerObserver;
@@ -60,7 +63,13 @@ import io.kubernetes.client.util.PatchUtils;
  * <li><b>noisy neighbour</b>: namespace A gets M changes, then namespace B one; the time
  * from B's write to its call is taken, with fairness off and on.</li>
  * </ul>
- * Arguments: repetitions, backlog objects, noisy changes, handler milliseconds.
+ * The backlog case also runs controller-runtime's priority queue on the same objects: the
+ * Go program in {@code src/main/go/priority-queue} (controller-runtime 0.25, its builder
+ * and manager, the same worker count and handler time) when Go is on the PATH. The
+ * contenders take turns in an order rotated by repetition.
+ * <p>
+ * Arguments: repetitions, backlog objects, noisy changes (0: the noisy-neighbour case is
+ * not run and its rows of the last run are kept), handler milliseconds.
  *
  * @author Kubeop authors
  */
@@ -71,6 +80,12 @@ public final class QueueOrderBenchmark {
 	private static final String NOISY = "tenant-a";
 
 	private static final String QUIET = "tenant-b";
+
+	private static final String PRIORITIES_ON = "priorities on";
+
+	private static final String PRIORITIES_OFF = "priorities off (FIFO)";
+
+	private static final String CONTROLLER_RUNTIME = "controller-runtime 0.25, priority queue";
 
 	private QueueOrderBenchmark() {
 	}
@@ -85,7 +100,21 @@ public final class QueueOrderBenchmark {
 			.put("queue-order", "one worker, a handler call of " + callMillis + " ms; " + repetitions
 					+ " repetitions; times from the API server's answer to the write to the handler's call");
 		String backlogWorkload = String.format(Locale.ROOT, "new object behind a start's backlog of %,d", backlog);
+		Path previous = Path.of("benchmarks", "results", "queue-order.json");
+		if (changes == 0 && Files.exists(previous)) {
+			// a run of the backlog case alone keeps the noisy-neighbour rows of the last
+			// run
+			Results last = Results.read(previous);
+			for (Results.Row row : last.rows()) {
+				if (!row.workload().startsWith("new object behind")) {
+					row.samples()
+						.forEach((metric, values) -> values.forEach(
+								(value) -> results.add(row.workload(), row.objects(), row.contender(), metric, value)));
+				}
+			}
+		}
 		String noisyWorkload = String.format(Locale.ROOT, "namespace B's change behind %,d of namespace A", changes);
+		Path controllerRuntime = ClientGo.build("priority-queue");
 		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve())) {
 			ApiClient client = controlPlane.apiClient();
 			CoreV1Api core = new CoreV1Api(client);
@@ -94,12 +123,24 @@ public final class QueueOrderBenchmark {
 			}
 			createAll(core, BACKLOG, backlog);
 			createAll(core, NOISY, changes);
+			List<String> backlogContenders = new ArrayList<>(List.of(PRIORITIES_ON, PRIORITIES_OFF));
+			if (controllerRuntime != null) {
+				backlogContenders.add(CONTROLLER_RUNTIME);
+			}
 			for (int repetition = 0; repetition < repetitions; repetition++) {
-				for (boolean on : List.of(repetition % 2 == 0, repetition % 2 != 0)) {
-					String contender = on ? "priorities on" : "priorities off (FIFO)";
-					double seconds = behindBacklog(client, core, on, callMillis, repetition);
-					results.add(backlogWorkload, backlog, contender, "secondsFromCreateToCall", seconds);
-					System.out.printf(Locale.ROOT, "backlog, %s: %.3f s%n", contender, seconds);
+				for (int i = 0; i < backlogContenders.size(); i++) {
+					String contender = backlogContenders.get((i + repetition) % backlogContenders.size());
+					Backlogged result = contender.equals(CONTROLLER_RUNTIME)
+							? behindBacklogInControllerRuntime(controllerRuntime, controlPlane.kubeconfigFile(),
+									callMillis, repetition, results)
+							: behindBacklog(client, core, contender.equals(PRIORITIES_ON), callMillis, repetition);
+					results.add(backlogWorkload, backlog, contender, "secondsFromCreateToCall", result.seconds());
+					results.add(backlogWorkload, backlog, contender, "callsBefore", result.callsBefore());
+					System.out.printf(Locale.ROOT, "backlog, %s: %.3f s, %d calls before%n", contender,
+							result.seconds(), result.callsBefore());
+				}
+				if (changes == 0) {
+					continue;
 				}
 				for (boolean on : List.of(repetition % 2 == 0, repetition % 2 != 0)) {
 					String contender = on ? "fairness by namespace" : "no fairness";
@@ -112,17 +153,39 @@ public final class QueueOrderBenchmark {
 		results.write(Path.of("benchmarks", "results"));
 	}
 
-	private static double behindBacklog(ApiClient client, CoreV1Api core, boolean priorities, int callMillis,
+	private static Backlogged behindBacklog(ApiClient client, CoreV1Api core, boolean priorities, int callMillis,
 			int repetition) throws Exception {
 		Map<String, Long> called = new ConcurrentHashMap<>();
 		String name = "new-" + repetition + (priorities ? "-on" : "-off");
 		try (Handler handler = new Handler(client, List.of(BACKLOG),
 				new QueueSettings(priorities, QueueSettings.Fairness.NONE, null), callMillis, called)) {
 			handler.start();
+			long callsAtCreate = handler.calls();
 			long created = create(core, BACKLOG, name);
 			long call = awaitCall(called, name);
-			return (call - created) / 1e9;
+			return new Backlogged((call - created) / 1e9, handler.callsBefore(name) - callsAtCreate);
 		}
+	}
+
+	/**
+	 * The backlog case in controller-runtime: its program starts a controller over the
+	 * namespace's objects and creates the new object once its reconciler runs.
+	 */
+	private static Backlogged behindBacklogInControllerRuntime(Path program, Path kubeconfig, int callMillis,
+			int repetition, Results results) throws Exception {
+		JsonObject result = ClientGo.run(List.of(program.toString(), "-kubeconfig", kubeconfig.toString(), "-namespace",
+				BACKLOG, "-name", "new-" + repetition + "-controller-runtime", "-workers", "1", "-handler-ms",
+				Integer.toString(callMillis)), results);
+		return new Backlogged(result.get("secondsFromCreateToCall").getAsDouble(),
+				result.get("callsBefore").getAsLong());
+	}
+
+	/**
+	 * How long a new object waited behind the backlog, and how many handler calls ran
+	 * from its create to its own call.
+	 */
+	record Backlogged(double seconds, long callsBefore) {
+
 	}
 
 	private static double behindNoisyNeighbour(ApiClient client, CoreV1Api core, boolean fairness, int callMillis,
@@ -217,6 +280,10 @@ public final class QueueOrderBenchmark {
 
 		private final Controller<?> controller;
 
+		private final AtomicLong calls = new AtomicLong();
+
+		private final Map<String, Long> callNumbers = new ConcurrentHashMap<>();
+
 		Handler(ApiClient client, List<String> namespaces, QueueSettings settings, int callMillis,
 				Map<String, Long> called) {
 			this.informers = new InformerRegistry(client);
@@ -225,7 +292,10 @@ public final class QueueOrderBenchmark {
 							QueueMetrics.NOOP, Ticker.system(), lanes),
 					(name) -> 1, HandlerObserver.NONE, (name, declared) -> settings);
 			Consumer<V1ConfigMap> call = (configMap) -> {
-				called.putIfAbsent(configMap.getMetadata().getName(), System.nanoTime());
+				long count = this.calls.incrementAndGet();
+				if (called.putIfAbsent(configMap.getMetadata().getName(), System.nanoTime()) == null) {
+					this.callNumbers.put(configMap.getMetadata().getName(), count);
+				}
 				try {
 					Thread.sleep(callMillis);
 				}
@@ -243,6 +313,17 @@ public final class QueueOrderBenchmark {
 			this.informers.start();
 			this.informers.awaitSync(Duration.ofMinutes(5));
 			this.registrar.startWorkers();
+		}
+
+		long calls() {
+			return this.calls.get();
+		}
+
+		/**
+		 * The calls made before an object's first call (the object's name was called).
+		 */
+		long callsBefore(String name) {
+			return this.callNumbers.get(name) - 1;
 		}
 
 		void awaitIdle() throws InterruptedException {

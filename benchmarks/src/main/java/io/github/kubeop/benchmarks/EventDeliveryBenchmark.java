@@ -458,11 +458,13 @@ public final class EventDeliveryBenchmark {
 		// compilation of a path that was cold at its sync
 		long half = events / 2;
 		long[] atHalf = new long[2];
+		Map<String, Long> threadsAtHalf = new LinkedHashMap<>();
 		Consumer<Map<String, String>> counter = (annotations) -> {
 			long count = handled.incrementAndGet();
 			if (count == half) {
 				atHalf[0] = os.getProcessCpuTime();
 				atHalf[1] = threads.getTotalThreadAllocatedBytes();
+				threadsAtHalf.putAll(threadCpu(threads));
 			}
 			if (count == events) {
 				lastEventMicros.set(nowMicros());
@@ -482,6 +484,24 @@ public final class EventDeliveryBenchmark {
 		long allocatedAtEnd = threads.getTotalThreadAllocatedBytes();
 		long cpu = cpuAtEnd - cpuBefore;
 		long allocated = allocatedAtEnd - allocatedBefore;
+		if (completed && half > 0) {
+			// where the second half's CPU went: the Java threads by name, the rest is the
+			// JVM's own (JIT compilers, GC)
+			Map<String, Long> threadsAtEnd = threadCpu(threads);
+			StringBuilder split = new StringBuilder("second half, CPU µs per event by thread:");
+			long javaThreads = 0;
+			for (Map.Entry<String, Long> entry : threadsAtEnd.entrySet()) {
+				long spent = entry.getValue() - threadsAtHalf.getOrDefault(entry.getKey(), 0L);
+				javaThreads += spent;
+				if (spent * 100 > (cpuAtEnd - atHalf[0])) {
+					split.append(
+							String.format(Locale.ROOT, " %s %.1f;", entry.getKey(), spent / 1000.0 / (events - half)));
+				}
+			}
+			split.append(String.format(Locale.ROOT, " JVM (JIT, GC) %.1f",
+					(cpuAtEnd - atHalf[0] - javaThreads) / 1000.0 / (events - half)));
+			System.out.println(split);
+		}
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("events", handled.get());
 		result.put("lastEventMicros", completed ? lastEventMicros.get() : nowMicros());
@@ -496,6 +516,22 @@ public final class EventDeliveryBenchmark {
 		System.out.println(new Gson().toJson(result));
 		System.out.flush();
 		System.exit(0);
+	}
+
+	/**
+	 * The CPU time of each live Java thread, by name (threads of one name summed).
+	 */
+	private static Map<String, Long> threadCpu(com.sun.management.ThreadMXBean threads) {
+		Map<String, Long> cpu = new LinkedHashMap<>();
+		for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+			if (info != null) {
+				long nanos = threads.getThreadCpuTime(info.getThreadId());
+				if (nanos > 0) {
+					cpu.merge(info.getThreadName().replaceAll("\\d+", "#"), nanos, Long::sum);
+				}
+			}
+		}
+		return cpu;
 	}
 
 	private static ApiClient client(String kubeconfig) throws IOException {

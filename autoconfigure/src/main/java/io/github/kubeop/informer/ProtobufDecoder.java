@@ -127,6 +127,12 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 
 	private String resourceVersion;
 
+	/**
+	 * The watch frame being read, whose strings are pooled from its bytes, or
+	 * {@code null} while a list is read from its stream.
+	 */
+	private byte[] frame;
+
 	private ProtobufDecoder(ProtobufTable table, String goType, Class<T> type, ResourceKind resource,
 			Set<StandardTransform> standardTransforms, boolean clientKeepsManagedFields) throws NoSuchMethodException {
 		this.table = table;
@@ -291,7 +297,16 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 	 * @throws RuntimeException if the object does not fit its Java type
 	 */
 	Event<T> readEvent(byte[] frame) throws IOException {
-		CodedInputStream in = CodedInputStream.newInstance(frame);
+		this.frame = frame;
+		try {
+			return readEvent(CodedInputStream.newInstance(frame));
+		}
+		finally {
+			this.frame = null;
+		}
+	}
+
+	private Event<T> readEvent(CodedInputStream in) throws IOException {
 		in.setSizeLimit(Integer.MAX_VALUE);
 		String eventType = null;
 		Object object = null;
@@ -571,7 +586,7 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 			FieldBinding field) throws IOException {
 		switch (type.kind()) {
 			case STRING:
-				return pooled(in.readString(), pool);
+				return (pool && this.frame != null) ? readPooledString(in) : pooled(in.readString(), pool);
 			case BOOL:
 				return in.readBool();
 			case INT32:
@@ -595,7 +610,7 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 			case LIST -> readList(in, type.element(), element, pool, field);
 			case MESSAGE -> (javaType == Object.class || javaType == null) ? skipAll(in)
 					: readNested(in, nested(field, type.message(), javaType));
-			default -> throw new IllegalStateException("Unexpected " + type);
+			default -> throw new IllegalStateException("Unexpected " + type.kind());
 		};
 		in.popLimit(limit);
 		return value;
@@ -663,6 +678,22 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 			return BigDecimal.valueOf(value);
 		}
 		return value;
+	}
+
+	/**
+	 * Reads a string of the watch frame and pools it, looked up by its bytes: a string
+	 * already pooled is neither copied out of the frame nor hashed twice.
+	 */
+	private String readPooledString(CodedInputStream in) throws IOException {
+		int length = in.readRawVarint32();
+		if (length > StringDeduplication.MAX_LENGTH) {
+			// may still be short enough in characters
+			return pooled(new String(in.readRawBytes(length), StandardCharsets.UTF_8), true);
+		}
+		// a decoder over the whole frame counts its bytes from the frame's start
+		int offset = in.getTotalBytesRead();
+		in.skipRawBytes(length);
+		return StringPool.pooled(this.frame, offset, length);
 	}
 
 	private String pooled(String value, boolean pool) {
@@ -820,6 +851,8 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 			this.javaType = javaType;
 			try {
 				this.constructor = javaType.getDeclaredConstructor();
+				// without it every object pays a caller lookup and an access check
+				this.constructor.setAccessible(true);
 			}
 			catch (NoSuchMethodException ex) {
 				throw new IllegalStateException("Cannot create " + javaType, ex);

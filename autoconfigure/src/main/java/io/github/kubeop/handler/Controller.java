@@ -18,6 +18,7 @@ package io.github.kubeop.handler;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -78,6 +79,16 @@ public final class Controller<T extends KubernetesObject> {
 	 * object having been written before, for another reason than this call.
 	 */
 	private final Set<String> warmedUp = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * The trace context of the first failed attempt of each key that waits for a retry
+	 * and whose call continued no writer's trace, kept only while tracing: its retries
+	 * continue it, so that the attempts at one change are spans of one trace. At most one
+	 * entry per key between a failed call and the key's next settled call (success,
+	 * terminal failure, nothing to call), its forget, its delete, or its move to another
+	 * replica; a reset drops them all.
+	 */
+	private final Map<String, String> retryTraceContexts = new ConcurrentHashMap<>();
 
 	private final Predicate<T> filter;
 
@@ -525,9 +536,17 @@ public final class Controller<T extends KubernetesObject> {
 		long start = System.nanoTime();
 		Duration requeueAfter;
 		// opened before the call, so that its writes and log lines are inside it
-		HandlerTracing.Traced traced = (this.tracing != HandlerTracing.NONE) ? this.tracing.start(name(), key,
-				this.informer.resource(), call.trigger(), context.attempt(), carriedTraceContext(key, call))
-				: HandlerTracing.Traced.NONE;
+		HandlerTracing.Traced traced = HandlerTracing.Traced.NONE;
+		boolean continuesWriter = false;
+		if (this.tracing != HandlerTracing.NONE) {
+			String carried = carriedTraceContext(key, call);
+			continuesWriter = carried != null;
+			traced = this.tracing.start(name(), key, this.informer.resource(), call.trigger(), context.attempt(),
+					continuesWriter ? carried : this.retryTraceContexts.get(key));
+		}
+		// a retry of a call that continued no writer's trace continues the first
+		// attempt's
+		HandlerTracing.Traced retryTrace = continuesWriter ? HandlerTracing.Traced.NONE : traced;
 		HandlerCall handlerCall = HandlerCall.begin(name(), key, call.newObject(), this.informer.resource(),
 				call.kind());
 		// the state delivered: the object as a finalizer write returned it, if there was
@@ -570,7 +589,7 @@ public final class Controller<T extends KubernetesObject> {
 			// the object changed since the cache showed it: handled again once the cache
 			// has caught up, rate-limited but not counted as a failure
 			called(key, call, context, HandlerObserver.Outcome.REQUEUE, start, traced, ex);
-			retry(key, triggers, epoch, "finalizer write conflict", ex.getMessage(), null);
+			retry(key, triggers, epoch, retryTrace, "finalizer write conflict", ex.getMessage(), null);
 			this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
 			return false;
 		}
@@ -595,7 +614,7 @@ public final class Controller<T extends KubernetesObject> {
 				// a write lost an optimistic-concurrency race, or met an object replaced
 				// since it was read: routine, not a failure
 				called(key, call, context, HandlerObserver.Outcome.REQUEUE, start, traced, ex);
-				retry(key, triggers, epoch, "write conflict: " + conflict.describe(), null, null);
+				retry(key, triggers, epoch, retryTrace, "write conflict: " + conflict.describe(), null, null);
 				this.observer.handled(name(), HandlerObserver.Outcome.REQUEUE, System.nanoTime() - start);
 				return false;
 			}
@@ -607,7 +626,7 @@ public final class Controller<T extends KubernetesObject> {
 			}
 			called(key, call, context, HandlerObserver.Outcome.ERROR, start, traced, ex);
 			// the first failure's stack trace is in the warning; later ones only here
-			retry(key, triggers, epoch, "failed", ex, (context.attempt() > 1) ? ex : null);
+			retry(key, triggers, epoch, retryTrace, "failed", ex, (context.attempt() > 1) ? ex : null);
 			this.observer.handled(name(), HandlerObserver.Outcome.ERROR, System.nanoTime() - start);
 			return false;
 		}
@@ -618,6 +637,7 @@ public final class Controller<T extends KubernetesObject> {
 			this.activation.inEpoch(epoch, () -> {
 				this.ownWrites.completed(key, null);
 				this.ledger.restoreTriggers(key, triggers);
+				keepForRetry(key, retryTrace);
 			});
 			throw ex;
 		}
@@ -663,15 +683,29 @@ public final class Controller<T extends KubernetesObject> {
 	 * Puts a key back after a failed call, with the queue's back-off and the triggers it
 	 * took.
 	 */
-	private void retry(String key, Set<Trigger> triggers, long epoch, String reason, Object detail,
-			Throwable stackTrace) {
+	private void retry(String key, Set<Trigger> triggers, long epoch, HandlerTracing.Traced traced, String reason,
+			Object detail, Throwable stackTrace) {
 		this.activation.inEpoch(epoch, () -> {
 			// what a failed call wrote is a change for its retry to handle
 			this.ownWrites.completed(key, null);
 			this.ledger.restoreTriggers(key, triggers);
+			keepForRetry(key, traced);
 			this.queue.addRateLimited(key, this.queue.priorityOf(key));
 			HandlerCallLog.requeued(name(), key, null, reason, detail, stackTrace);
 		});
+	}
+
+	/**
+	 * Keeps the trace context of a key's first failed attempt for its retries: later
+	 * failed attempts keep the first's, so that every attempt is a child of the first.
+	 */
+	private void keepForRetry(String key, HandlerTracing.Traced traced) {
+		if (traced != HandlerTracing.Traced.NONE && !this.retryTraceContexts.containsKey(key)) {
+			String traceContext = traced.traceContext();
+			if (traceContext != null) {
+				this.retryTraceContexts.put(key, traceContext);
+			}
+		}
 	}
 
 	/**
@@ -789,6 +823,7 @@ public final class Controller<T extends KubernetesObject> {
 	 * every cached key again.
 	 */
 	private void reset() {
+		this.retryTraceContexts.clear();
 		this.ledger.clear();
 		this.readAfterWrite.clear();
 		this.ownWrites.clear();
@@ -827,6 +862,7 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	public void narrowKeys(Predicate<String> keys) {
 		this.keys.set(keys);
+		this.retryTraceContexts.keySet().removeIf(keys.negate());
 		this.ledger.retainOnly(keys);
 		this.readAfterWrite.retainOnly(keys);
 		this.ownWrites.retainOnly(keys);
@@ -901,12 +937,14 @@ public final class Controller<T extends KubernetesObject> {
 
 	/**
 	 * Returns how many per-key entries this controller holds: queued keys, and keys with
-	 * a delivered state, a final state, triggers, a requeue or writes not yet seen. On a
-	 * standby it stays at zero however much the cluster churns.
+	 * a delivered state, a final state, triggers, a requeue, writes not yet seen or the
+	 * trace context of a failed attempt awaiting its retry. On a standby it stays at zero
+	 * however much the cluster churns.
 	 * @return the number of entries
 	 */
 	public int retainedKeys() {
-		return this.queue.length() + this.ledger.size() + this.readAfterWrite.size() + this.ownWrites.size();
+		return this.queue.length() + this.ledger.size() + this.readAfterWrite.size() + this.ownWrites.size()
+				+ this.retryTraceContexts.size();
 	}
 
 	/**
@@ -916,6 +954,10 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	private void remember(String key, T current, FinalState<T> consumed) {
 		this.ledger.remember(key, current, consumed);
+		if (this.tracing != HandlerTracing.NONE) {
+			// settled: the next call is no retry
+			this.retryTraceContexts.remove(key);
+		}
 		if (current == null) {
 			this.warmedUp.remove(key);
 			this.readAfterWrite.forget(key);
@@ -928,6 +970,7 @@ public final class Controller<T extends KubernetesObject> {
 
 	private void forget(String key) {
 		this.warmedUp.remove(key);
+		this.retryTraceContexts.remove(key);
 		this.ledger.forget(key);
 		this.readAfterWrite.forget(key);
 		this.ownWrites.forget(key);

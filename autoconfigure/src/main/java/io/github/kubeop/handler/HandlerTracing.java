@@ -42,10 +42,12 @@ public interface HandlerTracing {
 	 * @param resource the resource of the handled object
 	 * @param trigger why the call is made
 	 * @param attempt the attempt, {@code 1} for the first
-	 * @param traceContext the trace context the change that caused the call carried on
-	 * the object (the {@link TraceContextAnnotation} it brought, as it is, possibly
-	 * malformed), or {@code null} if the call has no writer to continue: a start, a
-	 * resync, a change that did not bring a new value
+	 * @param traceContext the trace context the call continues: the one the change that
+	 * caused the call carried on the object (the {@link TraceContextAnnotation} it
+	 * brought, as it is, possibly malformed); for a retry of a call that had none, the
+	 * one {@link Traced#traceContext()} gave for the key's first failed attempt; or
+	 * {@code null} if the call has nothing to continue: a start, a resync, a change that
+	 * did not bring a new value
 	 * @return what to tell of the call's end, {@link Traced#NONE} when nothing is traced
 	 */
 	Traced start(String handler, String key, ResourceKind resource, Trigger trigger, int attempt, String traceContext);
@@ -77,6 +79,17 @@ public interface HandlerTracing {
 		 * @param error the exception it ended with, or {@code null}
 		 */
 		void end(HandlerObserver.Outcome outcome, Throwable error);
+
+		/**
+		 * Returns the trace context of this call's own span, for the retries of a call
+		 * that continued no trace to continue: asked only when the call failed, and kept
+		 * only until the key's next call succeeds.
+		 * @return a W3C {@code traceparent}, or {@code null} if there is none (nothing
+		 * traced, or a tracing that cannot tell)
+		 */
+		default String traceContext() {
+			return null;
+		}
 
 	}
 

@@ -18,6 +18,7 @@ package io.github.kubeop.tracing;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.kubeop.handler.HandlerObserver;
 import io.github.kubeop.handler.HandlerTracing;
 import io.github.kubeop.handler.TraceContextAnnotation;
 import io.github.kubeop.handler.Trigger;
@@ -130,18 +131,34 @@ public class ObservationTracing implements HandlerTracing, WriteTracing {
 				.observation(this.handlerCallConvention, DEFAULT_HANDLER_CALL_CONVENTION, () -> context, this.registry)
 				.start();
 			Observation.Scope scope = observation.openScope();
-			return (outcome, error) -> {
-				try {
-					context.setOutcome(outcome);
-					if (error != null) {
-						observation.error(error);
+			return new HandlerTracing.Traced() {
+
+				@Override
+				public void end(HandlerObserver.Outcome outcome, Throwable error) {
+					try {
+						context.setOutcome(outcome);
+						if (error != null) {
+							observation.error(error);
+						}
+						scope.close();
+						observation.stop();
 					}
-					scope.close();
-					observation.stop();
+					catch (RuntimeException ex) {
+						failed(ex);
+					}
 				}
-				catch (RuntimeException ex) {
-					failed(ex);
+
+				@Override
+				public String traceContext() {
+					try {
+						return SpanTraceContext.of(context);
+					}
+					catch (RuntimeException ex) {
+						failed(ex);
+						return null;
+					}
 				}
+
 			};
 		}
 		catch (RuntimeException ex) {

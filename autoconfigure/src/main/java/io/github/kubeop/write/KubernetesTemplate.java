@@ -320,6 +320,11 @@ public class KubernetesTemplate {
 	 * <p>
 	 * Apply rather than a merge patch: a status field or condition the operator no longer
 	 * sets is removed, while status fields other managers own are kept.
+	 * <p>
+	 * A traced status write is a span of the handler call like any write, but carries no
+	 * trace context on the object: the API server drops metadata written through the
+	 * status of a custom resource, so the object keeps the trace context of its last
+	 * object write.
 	 * @param <T> the object type
 	 * @param current the object as last read, whose status is compared with the new one
 	 * @param status the new status

@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.kubeop.informer.InformerEvents;
 import io.github.kubeop.informer.InformerSpec;
@@ -208,6 +209,70 @@ class ControllerTests {
 			// the list says the object exists, not who wrote it last: only the watch's
 			// add is the writer's change
 			assertThat(continued).containsExactlyInAnyOrderEntriesOf(Map.of("a/listed", "none", "a/created", TRACE));
+		}
+		finally {
+			controller.queue().shutDown();
+			controller.stopWorkers(Duration.ofSeconds(5));
+		}
+	}
+
+	@Test
+	void retriesContinueTheTraceContextOfTheFirstFailedAttemptOnlyUntilTheKeySettles() {
+		ResourceInformer<V1ConfigMap> informer = InformerEvents.informer(
+				InformerSpec.of("retried", "v1", "ConfigMap", V1ConfigMap.class).withNamespaces("a"),
+				new ResourceKind("", "v1", "ConfigMap", "configmaps", true));
+		List<String> continued = new CopyOnWriteArrayList<>();
+		AtomicInteger spans = new AtomicInteger();
+		// each call's span has a trace context of its own, told when asked
+		HandlerTracing tracing = (handler, key, resource, trigger, attempt, traceContext) -> {
+			String span = "span-" + spans.incrementAndGet();
+			continued.add(key + " " + span + " continues " + traceContext);
+			return new HandlerTracing.Traced() {
+
+				@Override
+				public void end(HandlerObserver.Outcome outcome, Throwable error) {
+				}
+
+				@Override
+				public String traceContext() {
+					return span;
+				}
+
+			};
+		};
+		// "one" fails twice, "two" until it is deleted
+		AtomicInteger failuresOfOne = new AtomicInteger(2);
+		HandlerMethod.Invoker<V1ConfigMap> failing = (oldObject, object, context) -> {
+			String name = object.getMetadata().getName();
+			if (name.equals("two") || (name.equals("one") && failuresOfOne.getAndDecrement() > 0)) {
+				throw new IllegalStateException("attempt fails");
+			}
+			return null;
+		};
+		HandlerEndpoint endpoint = HandlerEndpoint.builder("retried", V1ConfigMap.class)
+			.on(HandlerMethod.Kind.ADD, false, failing)
+			.on(HandlerMethod.Kind.UPDATE, false, failing)
+			.build();
+		Controller<V1ConfigMap> controller = new Controller<>(endpoint, informer,
+				new DefaultRateLimitingQueue<>("retried", RateLimiters.defaultControllerRateLimiter()), 1,
+				HandlerObserver.NONE, null, true, CallTimeout.NONE, null, tracing);
+		controller.startWorkers();
+		try {
+			InformerEvents.watched(informer, configMap("one", "uid-1", "1"));
+			await().atMost(Duration.ofSeconds(10)).until(() -> continued.size() == 3);
+			// settled by the third attempt: the key's next change is no retry
+			InformerEvents.watched(informer, configMap("one", "uid-1", "2"));
+			await().atMost(Duration.ofSeconds(10)).until(() -> continued.size() == 4);
+			assertThat(continued).containsExactly("a/one span-1 continues null", "a/one span-2 continues span-1",
+					"a/one span-3 continues span-1", "a/one span-4 continues null");
+			// a key that fails until its object is deleted, and one deleted after it
+			// succeeded: nothing of either stays
+			InformerEvents.watched(informer, configMap("two", "uid-2", "3"));
+			await().atMost(Duration.ofSeconds(10)).until(() -> continued.contains("a/two span-6 continues span-5"));
+			InformerEvents.watchedDelete(informer, configMap("two", "uid-2", "4"));
+			InformerEvents.watchedDelete(informer, configMap("one", "uid-1", "5"));
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(controller.retainedKeys()).as("per-key entries held").isZero());
 		}
 		finally {
 			controller.queue().shutDown();

@@ -18,11 +18,13 @@ package io.github.kubeop.tracing;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.kubeop.annotation.Reconcile;
 import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
@@ -169,6 +171,41 @@ class TraceContextCarrierIntegrationTests {
 	}
 
 	@Test
+	void retriesOfAChangeThatCarriedNoTraceContextAreSpansOfTheFirstAttemptsTrace(ControlPlane controlPlane,
+			TestNamespace namespace) {
+		OtelTracing readerTracing = new OtelTracing();
+		Reader reader = new Reader(readerTracing);
+		reader.failures.put("plain", new AtomicInteger(2));
+		CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+		reader(controlPlane, namespace, reader, readerTracing).run((context) -> {
+			assertThat(context).hasNotFailed();
+			// a plain write, as kubectl makes it: no trace context on the object
+			api.createNamespacedSecret(namespace.name(), token(namespace, "plain")).execute();
+			String key = namespace.name() + "/plain";
+			await().atMost(WAIT).until(() -> reader.calls.contains("plain"));
+			await().atMost(WAIT).until(() -> readerTracing.spans("kubeop.key", key).size() == 3);
+			List<SpanData> attempts = byStart(readerTracing.spans("kubeop.key", key));
+			SpanData first = attempts.get(0);
+			// the first attempt starts a trace; both retries are spans of that trace,
+			// children of the first attempt
+			assertThat(first.getParentSpanContext().isValid()).isFalse();
+			assertThat(attempts)
+				.extracting((call) -> call.getAttributes().get(AttributeKey.stringKey("kubeop.attempt")))
+				.containsExactly("first", "retry", "retry");
+			assertThat(attempts).extracting(SpanData::getSpanId).doesNotHaveDuplicates();
+			assertThat(attempts).extracting(SpanData::getTraceId).containsOnly(first.getTraceId());
+			assertThat(attempts.subList(1, 3)).extracting(SpanData::getParentSpanId).containsOnly(first.getSpanId());
+			// the key's change is settled: its next change is no retry, and starts a
+			// trace of its own
+			patch(controlPlane, namespace, "plain", "{\"metadata\":{\"labels\":{\"touched\":\"yes\"}}}");
+			await().atMost(WAIT).until(() -> readerTracing.spans("kubeop.key", key).size() == 4);
+			SpanData next = byStart(readerTracing.spans("kubeop.key", key)).get(3);
+			assertThat(next.getParentSpanContext().isValid()).isFalse();
+			assertThat(next.getTraceId()).isNotEqualTo(first.getTraceId());
+		});
+	}
+
+	@Test
 	void theMdcHoldsTheTraceAndSpanIdsOfTheCallWhileItRuns(ControlPlane controlPlane, TestNamespace namespace) {
 		OtelTracing readerTracing = new OtelTracing();
 		Reader reader = new Reader(readerTracing);
@@ -304,6 +341,10 @@ class TraceContextCarrierIntegrationTests {
 				V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
 	}
 
+	private static List<SpanData> byStart(List<SpanData> spans) {
+		return spans.stream().sorted(Comparator.comparingLong(SpanData::getStartEpochNanos)).toList();
+	}
+
 	private static long count(List<String> calls, String name) {
 		return calls.stream().filter(name::equals).count();
 	}
@@ -350,6 +391,11 @@ class TraceContextCarrierIntegrationTests {
 
 		final Set<String> failOnce = ConcurrentHashMap.newKeySet();
 
+		/**
+		 * How many more attempts fail, by name.
+		 */
+		final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
+
 		final Map<String, Map<String, String>> mdc = new ConcurrentHashMap<>();
 
 		Reader(OtelTracing tracing) {
@@ -361,6 +407,10 @@ class TraceContextCarrierIntegrationTests {
 			String name = token.getMetadata().getName();
 			if (this.failOnce.remove(name)) {
 				throw new IllegalStateException("first attempt fails");
+			}
+			AtomicInteger failures = this.failures.get(name);
+			if (failures != null && failures.getAndDecrement() > 0) {
+				throw new IllegalStateException("attempt fails");
 			}
 			String traceId = MDC.get("traceId");
 			String spanId = MDC.get("spanId");

@@ -20,6 +20,7 @@ import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.write.KubernetesTemplate;
 import io.kubernetes.client.openapi.ApiClient;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -50,8 +51,9 @@ public final class KubeopInformersAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(ApiClient.class)
-	InformerRegistry kubeopInformerRegistry(ApiClient client, KubeopProperties properties) {
-		InformerRegistry registry = new InformerRegistry(client);
+	InformerRegistry kubeopInformerRegistry(ApiClient client, KubeopProperties properties, BeanFactory beanFactory) {
+		InformerRegistry registry = new InformerRegistry(client,
+				KubernetesClientPreparation.discovery(beanFactory, client));
 		registry.setListStrategy(properties.getInformers().getListStrategy());
 		return registry;
 	}

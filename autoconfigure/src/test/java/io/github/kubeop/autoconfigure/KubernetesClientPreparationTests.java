@@ -1,0 +1,108 @@
+/*
+ * Copyright 2026 the Kubeop authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.kubeop.autoconfigure;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import io.github.kubeop.informer.InformerRegistry;
+import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.test.KubernetesTest;
+import io.github.kubeop.test.controlplane.ControlPlane;
+import io.kubernetes.client.openapi.ApiClient;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The client built from the {@code kubeop.client} properties, and the discovery of the
+ * informers' resources, prepared on a thread of their own while the context refreshes
+ * ({@link KubernetesClientPreparation}), against a real API server.
+ *
+ * @author Kubeop authors
+ */
+@KubernetesTest
+class KubernetesClientPreparationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(KubeopClientAutoConfiguration.class, KubeopInformersAutoConfiguration.class));
+
+	@Test
+	void theClientAndTheInformersResourcesArePreparedWhileEarlierBeansAreCreated(ControlPlane controlPlane) {
+		this.runner.withBean(WaitsForThePreparation.class)
+			.withPropertyValues("kubeop.client.kubeconfig=" + controlPlane.kubeconfigFile(),
+					"kubeop.informers.resources.pods.api-version=v1", "kubeop.informers.resources.pods.kind=Pod",
+					"kubeop.informers.resources.deployments.api-version=apps/v1",
+					"kubeop.informers.resources.deployments.kind=Deployment")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				KubernetesClientPreparation.Prepared prepared = context.getBean(WaitsForThePreparation.class).prepared;
+				assertThat(prepared).as("what was prepared before Kubeop's beans were created").isNotNull();
+				assertThat(prepared.client()).isNotNull();
+				assertThat(context.getBean(ApiClient.class)).isSameAs(prepared.client());
+				assertThat(context.getBean(InformerRegistry.class).discovery()).isSameAs(prepared.discovery());
+				assertThat(context.getBean("deploymentsInformer", ResourceInformer.class).resource().plural())
+					.isEqualTo("deployments");
+			});
+	}
+
+	@Test
+	void aUsersConnectionDetailsAreNotPreparedButUsed(ControlPlane controlPlane) throws Exception {
+		String kubeconfig = Files.readString(controlPlane.kubeconfigFile());
+		this.runner.withBean(WaitsForThePreparation.class)
+			.withBean(KubernetesConnectionDetails.class, () -> new KubernetesConnectionDetails() {
+
+				@Override
+				public String kubeconfig() {
+					return kubeconfig;
+				}
+
+				@Override
+				public Path kubeconfigFile() {
+					return controlPlane.kubeconfigFile();
+				}
+
+			})
+			.withPropertyValues("kubeop.client.kubeconfig=" + controlPlane.kubeconfigFile(),
+					"kubeop.informers.resources.pods.api-version=v1", "kubeop.informers.resources.pods.kind=Pod")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(WaitsForThePreparation.class).prepared).isNull();
+				assertThat(context.getBean("podsInformer", ResourceInformer.class).resource().plural())
+					.isEqualTo("pods");
+			});
+	}
+
+	/**
+	 * A bean of the application, created before Kubeop's beans, that waits there until
+	 * the client and the discovery are prepared.
+	 */
+	static class WaitsForThePreparation {
+
+		final KubernetesClientPreparation.Prepared prepared;
+
+		WaitsForThePreparation(BeanFactory beanFactory) {
+			this.prepared = KubernetesClientPreparation.awaitPrepared(beanFactory);
+		}
+
+	}
+
+}

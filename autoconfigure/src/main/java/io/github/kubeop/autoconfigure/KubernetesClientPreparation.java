@@ -55,6 +55,9 @@ final class KubernetesClientPreparation {
 
 	static final String BEAN = "kubeopKubernetesClientPreparation";
 
+	/** The system property Spring's AOT processor sets while it processes. */
+	private static final String AOT_PROCESSING = "spring.aot.processing";
+
 	private static final String CLIENT_CONFIGURATION = KubeopClientAutoConfiguration.class.getName();
 
 	private final KubernetesConnectionDetails connectionDetails;
@@ -81,6 +84,11 @@ final class KubernetesClientPreparation {
 	 * @param specs the informers
 	 */
 	static void start(BeanDefinitionRegistry registry, Environment environment, InformerSpecs specs) {
+		// Spring's AOT processor refreshes the application at build time, where nothing
+		// may reach for a cluster
+		if (Boolean.getBoolean(AOT_PROCESSING)) {
+			return;
+		}
 		if (!(registry instanceof SingletonBeanRegistry singletons) || singletons.containsSingleton(BEAN)
 				|| !isKubeops(registry, "kubernetesApiClient") || !isKubeops(registry, "kubernetesConnectionDetails")) {
 			return;

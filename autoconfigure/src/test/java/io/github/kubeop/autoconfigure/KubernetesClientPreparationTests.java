@@ -91,6 +91,17 @@ class KubernetesClientPreparationTests {
 			});
 	}
 
+	@Test
+	void aContextRefreshedForAheadOfTimeProcessingDoesNotReachForTheCluster(ControlPlane controlPlane) {
+		// what Spring's AOT processor sets while it refreshes the application at build
+		// time
+		this.runner.withBean(WaitsForThePreparation.class)
+			.withSystemProperties("spring.aot.processing=true")
+			.withPropertyValues("kubeop.client.kubeconfig=" + controlPlane.kubeconfigFile(),
+					"kubeop.informers.resources.pods.api-version=v1", "kubeop.informers.resources.pods.kind=Pod")
+			.run((context) -> assertThat(context.getBean(WaitsForThePreparation.class).prepared).isNull());
+	}
+
 	/**
 	 * A bean of the application, created before Kubeop's beans, that waits there until
 	 * the client and the discovery are prepared.

@@ -23,6 +23,7 @@ import java.util.concurrent.CompletionException;
 
 import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ResourceDiscovery;
+import io.github.kubeop.informer.UnknownResourceException;
 import io.kubernetes.client.openapi.ApiClient;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -212,8 +213,15 @@ final class KubernetesClientPreparation {
 				client.getJSON().getGson().getAdapter(spec.type());
 				discovery.resolve(spec.apiVersion(), spec.kind());
 			}
+			catch (UnknownResourceException ex) {
+				// the informer bean resolves it again and reports it
+			}
 			catch (RuntimeException ex) {
-				// the informer bean resolves it again and reports what went wrong
+				// a server that cannot be reached (or refuses): the informer beans find
+				// out
+				// themselves, and waiting for a timeout per informer here would only
+				// delay it
+				break;
 			}
 		}
 		this.prepared.complete(new Prepared(client, discovery));

@@ -16,8 +16,13 @@
 
 package io.github.kubeop.autoconfigure;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.ResourceInformer;
@@ -25,6 +30,7 @@ import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -100,6 +106,63 @@ class KubernetesClientPreparationTests {
 			.withPropertyValues("kubeop.client.kubeconfig=" + controlPlane.kubeconfigFile(),
 					"kubeop.informers.resources.pods.api-version=v1", "kubeop.informers.resources.pods.kind=Pod")
 			.run((context) -> assertThat(context.getBean(WaitsForThePreparation.class).prepared).isNull());
+	}
+
+	@Test
+	void aPreparationThatCannotReachTheServerStopsAtItsFirstFailedRequest(@TempDir Path directory) throws Exception {
+		try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+			AtomicInteger connections = new AtomicInteger();
+			Thread acceptor = new Thread(() -> {
+				while (!server.isClosed()) {
+					try (Socket socket = server.accept()) {
+						// no TLS: every request fails at once
+						connections.incrementAndGet();
+					}
+					catch (IOException ex) {
+						// closed
+					}
+				}
+			});
+			acceptor.setDaemon(true);
+			acceptor.start();
+			Path kubeconfig = directory.resolve("kubeconfig");
+			Files.writeString(kubeconfig, """
+					apiVersion: v1
+					kind: Config
+					clusters:
+					- name: unreachable
+					  cluster:
+					    server: https://127.0.0.1:%d
+					    insecure-skip-tls-verify: true
+					users:
+					- name: someone
+					  user:
+					    token: not-a-token
+					contexts:
+					- name: unreachable
+					  context:
+					    cluster: unreachable
+					    user: someone
+					current-context: unreachable
+					""".formatted(server.getLocalPort()));
+			AtomicInteger whenPrepared = new AtomicInteger(-1);
+			this.runner.withBean(WaitsForThePreparation.class)
+				.withBean("countsConnections", Object.class, () -> whenPrepared.getAndSet(connections.get()))
+				.withPropertyValues("kubeop.client.kubeconfig=" + kubeconfig,
+						"kubeop.informers.resources.pods.api-version=v1", "kubeop.informers.resources.pods.kind=Pod",
+						"kubeop.informers.resources.deployments.api-version=apps/v1",
+						"kubeop.informers.resources.deployments.kind=Deployment",
+						"kubeop.informers.resources.jobs.api-version=batch/v1",
+						"kubeop.informers.resources.jobs.kind=Job",
+						"kubeop.informers.resources.leases.api-version=coordination.k8s.io/v1",
+						"kubeop.informers.resources.leases.kind=Lease")
+				.run((context) -> {
+					// the informer beans then fail start-up as before, reaching for it
+					// themselves
+					assertThat(context).hasFailed();
+					assertThat(whenPrepared.get()).isBetween(1, 2);
+				});
+		}
 	}
 
 	/**

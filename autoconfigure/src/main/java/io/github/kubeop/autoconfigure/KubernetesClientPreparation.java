@@ -177,8 +177,9 @@ final class KubernetesClientPreparation {
 			return false;
 		}
 		BeanDefinition definition = registry.getBeanDefinition(beanName);
+		// the AOT engine writes the factory bean, not the method, into the definitions
 		return CLIENT_CONFIGURATION.equals(definition.getFactoryBeanName())
-				&& beanName.equals(definition.getFactoryMethodName());
+				&& (definition.getFactoryMethodName() == null || beanName.equals(definition.getFactoryMethodName()));
 	}
 
 	private boolean matches(KubernetesConnectionDetails other) {

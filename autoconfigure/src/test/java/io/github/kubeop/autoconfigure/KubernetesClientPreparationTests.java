@@ -22,6 +22,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.kubeop.informer.InformerRegistry;
@@ -33,8 +34,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.mock.env.MockEnvironment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -163,6 +167,49 @@ class KubernetesClientPreparationTests {
 					assertThat(whenPrepared.get()).isBetween(1, 2);
 				});
 		}
+	}
+
+	@Test
+	void anApplicationProcessedAheadOfTimeIsPreparedToo(ControlPlane controlPlane) {
+		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
+		// Kubeop's client beans as the AOT engine writes them: a factory bean, no method
+		for (String name : List.of("kubernetesApiClient", "kubernetesConnectionDetails")) {
+			RootBeanDefinition definition = new RootBeanDefinition(Object.class);
+			definition.setFactoryBeanName(KubeopClientAutoConfiguration.class.getName());
+			beanFactory.registerBeanDefinition(name, definition);
+		}
+		MockEnvironment environment = new MockEnvironment()
+			.withProperty("kubeop.client.kubeconfig", controlPlane.kubeconfigFile().toString())
+			.withProperty("kubeop.informers.resources.pods.api-version", "v1")
+			.withProperty("kubeop.informers.resources.pods.kind", "Pod");
+		System.setProperty("spring.aot.enabled", "true");
+		try {
+			KubeopInformersAutoConfiguration.kubeopClientPreparationUnderAot(environment)
+				.postProcessBeanFactory(beanFactory);
+		}
+		finally {
+			System.clearProperty("spring.aot.enabled");
+		}
+		KubernetesClientPreparation.Prepared prepared = KubernetesClientPreparation.awaitPrepared(beanFactory);
+		assertThat(prepared).isNotNull();
+		assertThat(prepared.discovery().resolve("v1", "Pod").plural()).isEqualTo("pods");
+	}
+
+	@Test
+	void anApplicationNotProcessedAheadOfTimeIsPreparedByTheRegistrarAlone(ControlPlane controlPlane) {
+		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
+		for (String name : List.of("kubernetesApiClient", "kubernetesConnectionDetails")) {
+			RootBeanDefinition definition = new RootBeanDefinition(Object.class);
+			definition.setFactoryBeanName(KubeopClientAutoConfiguration.class.getName());
+			beanFactory.registerBeanDefinition(name, definition);
+		}
+		MockEnvironment environment = new MockEnvironment()
+			.withProperty("kubeop.client.kubeconfig", controlPlane.kubeconfigFile().toString())
+			.withProperty("kubeop.informers.resources.pods.api-version", "v1")
+			.withProperty("kubeop.informers.resources.pods.kind", "Pod");
+		KubeopInformersAutoConfiguration.kubeopClientPreparationUnderAot(environment)
+			.postProcessBeanFactory(beanFactory);
+		assertThat(KubernetesClientPreparation.awaitPrepared(beanFactory)).isNull();
 	}
 
 	/**

@@ -28,6 +28,7 @@ import java.util.function.Predicate;
 
 import io.github.kubeop.handler.CallPlanner.Call;
 import io.github.kubeop.handler.DeliveryLedger.FinalState;
+import io.github.kubeop.informer.InitialListAwareEventHandler;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.queue.Priority;
 import io.github.kubeop.queue.RateLimitingQueue;
@@ -154,7 +155,7 @@ public final class Controller<T extends KubernetesObject> {
 		this.ownWrites = new OwnWrites(informer);
 		this.workers = new WorkerPool(endpoint.name());
 		this.events = new EnqueueingEventHandler<>(endpoint, this.filter, finalizers != null, this.ledger,
-				this::enqueue);
+				this::enqueue, this::listed);
 		// observed before queued: a worker that finds an own write in the cache can tell
 		// whether its change has reached this handler, with what came before it
 		informer.addEventHandler(new WhileActive(this.ownWrites.observing(this.events,
@@ -227,11 +228,20 @@ public final class Controller<T extends KubernetesObject> {
 	 */
 	private void warmUp(T object) {
 		if (this.filter.test(object)) {
-			if (this.tracing != HandlerTracing.NONE) {
-				this.warmedUp.add(ResourceInformer.key(object));
-			}
-			enqueue(ResourceInformer.key(object), Trigger.ADDED, Priority.LOW);
+			listed(ResourceInformer.key(object));
 		}
+	}
+
+	/**
+	 * Queues the key of an object that is there, not one that changed: a cached object at
+	 * warm-up, or one of the informer's initial list (which can reach the handler after
+	 * the workers started). Low priority, and its call continues no trace.
+	 */
+	private void listed(String key) {
+		if (this.tracing != HandlerTracing.NONE) {
+			this.warmedUp.add(key);
+		}
+		enqueue(key, Trigger.ADDED, Priority.LOW);
 	}
 
 	/**
@@ -932,7 +942,7 @@ public final class Controller<T extends KubernetesObject> {
 	 * keys this replica handles: a standby, and a key of another shard, leave no trace
 	 * here.
 	 */
-	private final class WhileActive implements ResourceEventHandler<T> {
+	private final class WhileActive implements InitialListAwareEventHandler<T> {
 
 		private final ResourceEventHandler<T> delegate;
 
@@ -941,8 +951,8 @@ public final class Controller<T extends KubernetesObject> {
 		}
 
 		@Override
-		public void onAdd(T object) {
-			whileActive(object, () -> this.delegate.onAdd(object));
+		public void onAdd(T object, boolean inInitialList) {
+			whileActive(object, () -> InitialListAwareEventHandler.onAdd(this.delegate, object, inInitialList));
 		}
 
 		@Override

@@ -18,11 +18,12 @@ package io.github.kubeop.handler;
 
 import java.util.Objects;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
+import io.github.kubeop.informer.InitialListAwareEventHandler;
 import io.github.kubeop.informer.ResourceInformer;
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.informer.ResourceEventHandler;
 
 /**
  * Feeds a handler's work queue from its informer, as controller-runtime's
@@ -32,7 +33,7 @@ import io.kubernetes.client.informer.ResourceEventHandler;
  * @param <T> the resource type
  * @author Kubeop authors
  */
-final class EnqueueingEventHandler<T extends KubernetesObject> implements ResourceEventHandler<T> {
+final class EnqueueingEventHandler<T extends KubernetesObject> implements InitialListAwareEventHandler<T> {
 
 	private final HandlerEndpoint endpoint;
 
@@ -41,6 +42,8 @@ final class EnqueueingEventHandler<T extends KubernetesObject> implements Resour
 	private final DeliveryLedger<T> ledger;
 
 	private final BiConsumer<String, Trigger> enqueue;
+
+	private final Consumer<String> listed;
 
 	private final boolean handlesDeletes;
 
@@ -53,22 +56,30 @@ final class EnqueueingEventHandler<T extends KubernetesObject> implements Resour
 	 * @param handlesCleanup whether the handler has a cleanup method
 	 * @param ledger what was delivered per key
 	 * @param enqueue queues a key, with why
+	 * @param listed queues the key of an object of the initial list, as work no change
+	 * asked for
 	 */
 	EnqueueingEventHandler(HandlerEndpoint endpoint, Predicate<T> filter, boolean handlesCleanup,
-			DeliveryLedger<T> ledger, BiConsumer<String, Trigger> enqueue) {
+			DeliveryLedger<T> ledger, BiConsumer<String, Trigger> enqueue, Consumer<String> listed) {
 		this.endpoint = endpoint;
 		this.filter = filter;
 		this.ledger = ledger;
 		this.enqueue = enqueue;
+		this.listed = listed;
 		this.handlesDeletes = !endpoint.methods(HandlerMethod.Kind.DELETE).isEmpty();
 		// a cleanup method needs the change that starts a delete, whatever else it has
 		this.handlesUpdates = !endpoint.methods(HandlerMethod.Kind.UPDATE).isEmpty() || handlesCleanup;
 	}
 
 	@Override
-	public void onAdd(T object) {
+	public void onAdd(T object, boolean inInitialList) {
 		if (this.filter.test(object)) {
-			this.enqueue.accept(ResourceInformer.key(object), Trigger.ADDED);
+			if (inInitialList) {
+				this.listed.accept(ResourceInformer.key(object));
+			}
+			else {
+				this.enqueue.accept(ResourceInformer.key(object), Trigger.ADDED);
+			}
 		}
 	}
 

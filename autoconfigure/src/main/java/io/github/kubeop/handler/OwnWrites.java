@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 import io.github.kubeop.informer.InformerStatus;
+import io.github.kubeop.informer.InitialListAwareEventHandler;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.WatchState;
 import io.kubernetes.client.common.KubernetesObject;
@@ -96,16 +97,16 @@ final class OwnWrites {
 	 * changes of other objects are not kept
 	 * @return the observing handler
 	 */
-	<T extends KubernetesObject> ResourceEventHandler<T> observing(ResourceEventHandler<T> delegate,
+	<T extends KubernetesObject> InitialListAwareEventHandler<T> observing(ResourceEventHandler<T> delegate,
 			Predicate<T> handled) {
-		return new ResourceEventHandler<>() {
+		return new InitialListAwareEventHandler<>() {
 
 			@Override
-			public void onAdd(T object) {
+			public void onAdd(T object, boolean inInitialList) {
 				if (handled.test(object)) {
 					observe(ResourceInformer.key(object), OwnWrites.this.informerName, object);
 				}
-				delegate.onAdd(object);
+				InitialListAwareEventHandler.onAdd(delegate, object, inInitialList);
 			}
 
 			@Override

@@ -229,12 +229,12 @@ final class IndexedStore<T extends KubernetesObject> implements Indexer<T> {
 	}
 
 	private void index(Index<T> index, String key, T object) {
-		index.remove(key);
 		List<String> values;
 		try {
 			values = index.function.apply(object);
 		}
 		catch (RuntimeException ex) {
+			index.remove(key);
 			this.indexFailures++;
 			if (index.failing.add(key)) {
 				// once per key and index: a failing function is called on every change
@@ -244,7 +244,14 @@ final class IndexedStore<T extends KubernetesObject> implements Indexer<T> {
 			return;
 		}
 		index.failing.remove(key);
-		index.add(key, values);
+		List<String> distinct = Index.distinct(values);
+		if (distinct.equals(index.valuesByKey.getOrDefault(key, List.of()))) {
+			// most changes keep an object's index values (its namespace): nothing to
+			// move
+			return;
+		}
+		index.remove(key);
+		index.add(key, distinct);
 	}
 
 	private List<T> objects(Set<String> keys) {
@@ -285,11 +292,25 @@ final class IndexedStore<T extends KubernetesObject> implements Indexer<T> {
 			this.function = function;
 		}
 
-		void add(String key, List<String> values) {
+		/**
+		 * Returns an index function's values without nulls and repeats, in their order.
+		 */
+		static List<String> distinct(List<String> values) {
 			if (values == null || values.isEmpty()) {
-				return;
+				return List.of();
 			}
-			List<String> distinct = values.stream().filter(Objects::nonNull).distinct().toList();
+			if (values.size() == 1) {
+				// the usual single value, without a stream
+				String value = values.get(0);
+				return (value != null) ? List.of(value) : List.of();
+			}
+			return values.stream().filter(Objects::nonNull).distinct().toList();
+		}
+
+		/**
+		 * Adds a key under its distinct values.
+		 */
+		void add(String key, List<String> distinct) {
 			if (distinct.isEmpty()) {
 				return;
 			}

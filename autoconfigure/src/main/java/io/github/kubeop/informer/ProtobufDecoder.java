@@ -127,6 +127,12 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 
 	private String resourceVersion;
 
+	/**
+	 * The watch frame being read, whose strings are pooled from its bytes, or
+	 * {@code null} while a list is read from its stream.
+	 */
+	private byte[] frame;
+
 	private ProtobufDecoder(ProtobufTable table, String goType, Class<T> type, ResourceKind resource,
 			Set<StandardTransform> standardTransforms, boolean clientKeepsManagedFields) throws NoSuchMethodException {
 		this.table = table;
@@ -291,7 +297,16 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 	 * @throws RuntimeException if the object does not fit its Java type
 	 */
 	Event<T> readEvent(byte[] frame) throws IOException {
-		CodedInputStream in = CodedInputStream.newInstance(frame);
+		this.frame = frame;
+		try {
+			return readEvent(CodedInputStream.newInstance(frame));
+		}
+		finally {
+			this.frame = null;
+		}
+	}
+
+	private Event<T> readEvent(CodedInputStream in) throws IOException {
 		in.setSizeLimit(Integer.MAX_VALUE);
 		String eventType = null;
 		Object object = null;
@@ -426,6 +441,20 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 	}
 
 	/**
+	 * Returns the binding of a message nested in a field, kept by the field: looking it
+	 * up by name for every nested message was a fifth of a Pod's decoding.
+	 */
+	private Binding nested(FieldBinding field, String goType, Class<?> javaType) {
+		Binding cached = field.nested;
+		if (cached != null && cached.javaType == javaType && cached.goType.equals(goType)) {
+			return cached;
+		}
+		Binding binding = binding(goType, javaType);
+		field.nested = binding;
+		return binding;
+	}
+
+	/**
 	 * Reads a message's fields up to the current limit into a model.
 	 */
 	private Object readMessage(CodedInputStream in, Binding binding, Object target) throws IOException {
@@ -448,7 +477,7 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 		try {
 			if (info.inline()) {
 				int limit = in.pushLimit(in.readRawVarint32());
-				readMessage(in, binding(info.type().message(), field.owner), target);
+				readMessage(in, nested(field, info.type().message(), field.owner), target);
 				in.popLimit(limit);
 				return;
 			}
@@ -468,7 +497,7 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 						entryKey = pooled(in.readString(), true);
 					}
 					else if (number == 2) {
-						value = readValue(in, info.type(), field.element, field.elementElement, field.pool);
+						value = readValue(in, info.type(), field.element, field.elementElement, field.pool, field);
 					}
 					else {
 						in.skipField(entryTag);
@@ -488,16 +517,16 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 					// packed
 					int limit = in.pushLimit(in.readRawVarint32());
 					while (in.getBytesUntilLimit() > 0) {
-						list.add(readValue(in, info.type(), field.element, null, field.pool));
+						list.add(readValue(in, info.type(), field.element, null, field.pool, field));
 					}
 					in.popLimit(limit);
 				}
 				else {
-					list.add(readValue(in, info.type(), field.element, field.elementElement, field.pool));
+					list.add(readValue(in, info.type(), field.element, field.elementElement, field.pool, field));
 				}
 				return;
 			}
-			Object value = readValue(in, info.type(), field.javaType, field.element, field.pool);
+			Object value = readValue(in, info.type(), field.javaType, field.element, field.pool, field);
 			if (!info.pointer() && info.omitempty() && isZero(value)) {
 				// protobuf sends a value field's zero, JSON leaves it out
 				return;
@@ -550,12 +579,14 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 	 * Reads one value.
 	 * @param javaType the Java type it is read into
 	 * @param element the type of the elements, if the Java type is a list
+	 * @param field the field the value is read for, which keeps the binding of a nested
+	 * message
 	 */
-	private Object readValue(CodedInputStream in, ValueType type, Class<?> javaType, Class<?> element, boolean pool)
-			throws IOException {
+	private Object readValue(CodedInputStream in, ValueType type, Class<?> javaType, Class<?> element, boolean pool,
+			FieldBinding field) throws IOException {
 		switch (type.kind()) {
 			case STRING:
-				return pooled(in.readString(), pool);
+				return (pool && this.frame != null) ? readPooledString(in) : pooled(in.readString(), pool);
 			case BOOL:
 				return in.readBool();
 			case INT32:
@@ -576,10 +607,10 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 			case INTORSTRING -> readIntOrString(in);
 			case FIELDSV1, RAWEXTENSION -> readRawJson(in);
 			case DURATION -> readDuration(in);
-			case LIST -> readList(in, type.element(), element, pool);
+			case LIST -> readList(in, type.element(), element, pool, field);
 			case MESSAGE -> (javaType == Object.class || javaType == null) ? skipAll(in)
-					: readNested(in, binding(type.message(), javaType));
-			default -> throw new IllegalStateException("Unexpected " + type);
+					: readNested(in, nested(field, type.message(), javaType));
+			default -> throw new IllegalStateException("Unexpected " + type.kind());
 		};
 		in.popLimit(limit);
 		return value;
@@ -608,13 +639,13 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 		return null;
 	}
 
-	private List<Object> readList(CodedInputStream in, ValueType element, Class<?> javaElement, boolean pool)
-			throws IOException {
+	private List<Object> readList(CodedInputStream in, ValueType element, Class<?> javaElement, boolean pool,
+			FieldBinding field) throws IOException {
 		List<Object> list = new ArrayList<>();
 		int tag;
 		while ((tag = in.readTag()) != 0) {
 			if (WireFormat.getTagFieldNumber(tag) == 1) {
-				list.add(readValue(in, element, javaElement, null, pool));
+				list.add(readValue(in, element, javaElement, null, pool, field));
 			}
 			else {
 				in.skipField(tag);
@@ -647,6 +678,22 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 			return BigDecimal.valueOf(value);
 		}
 		return value;
+	}
+
+	/**
+	 * Reads a string of the watch frame and pools it, looked up by its bytes: a string
+	 * already pooled is neither copied out of the frame nor hashed twice.
+	 */
+	private String readPooledString(CodedInputStream in) throws IOException {
+		int length = in.readRawVarint32();
+		if (length > StringDeduplication.MAX_LENGTH) {
+			// may still be short enough in characters
+			return pooled(new String(in.readRawBytes(length), StandardCharsets.UTF_8), true);
+		}
+		// a decoder over the whole frame counts its bytes from the frame's start
+		int offset = in.getTotalBytesRead();
+		in.skipRawBytes(length);
+		return StringPool.pooled(this.frame, offset, length);
 	}
 
 	private String pooled(String value, boolean pool) {
@@ -782,6 +829,8 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 	 */
 	private final class Binding {
 
+		private final String goType;
+
 		private final Class<?> javaType;
 
 		// found once per binding, not once per decoded object
@@ -798,9 +847,12 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 		private final Field kind;
 
 		Binding(MessageType message, Class<?> javaType, String skipped) {
+			this.goType = message.name();
 			this.javaType = javaType;
 			try {
 				this.constructor = javaType.getDeclaredConstructor();
+				// without it every object pays a caller lookup and an access check
+				this.constructor.setAccessible(true);
 			}
 			catch (NoSuchMethodException ex) {
 				throw new IllegalStateException("Cannot create " + javaType, ex);
@@ -820,7 +872,7 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 			for (int number : message.fields().keySet()) {
 				max = Math.max(max, number);
 			}
-			this.fields = new FieldBinding[max + 1];
+			this.fields = newFieldBindings(max + 1);
 			List<Field> nullWhenAbsent = new ArrayList<>();
 			boolean objectMeta = OBJECT_META.equals(message.name());
 			for (FieldInfo info : message.fields().values()) {
@@ -846,6 +898,12 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 				}
 			}
 			this.nullWhenAbsent = nullWhenAbsent.toArray(new Field[0]);
+		}
+
+		@SuppressWarnings("unchecked")
+		private FieldBinding[] newFieldBindings(int length) {
+			// an inner class of a generic class has no array of its own type
+			return (FieldBinding[]) new ProtobufDecoder<?>.FieldBinding[length];
 		}
 
 		FieldBinding field(int number) {
@@ -897,7 +955,7 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 	/**
 	 * A protobuf field bound to a model's field.
 	 */
-	private static final class FieldBinding {
+	private final class FieldBinding {
 
 		private final FieldInfo info;
 
@@ -922,6 +980,11 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 		private final Class<?> elementElement;
 
 		private final boolean pool;
+
+		/**
+		 * The binding of the message last read for this field, found once.
+		 */
+		private Binding nested;
 
 		FieldBinding(FieldInfo info, Class<?> owner, Field field, boolean pool) {
 			this.info = info;

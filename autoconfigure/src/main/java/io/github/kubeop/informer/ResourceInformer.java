@@ -224,7 +224,8 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	/**
 	 * Adds a handler, called on a thread of its own in the order the cache changes. A
 	 * handler added after the cache has filled is first told of every cached object, as
-	 * an add, then of every later change.
+	 * an add in the initial list (see {@link InitialListAwareEventHandler}), then of
+	 * every later change.
 	 * @param handler the handler
 	 */
 	public void addEventHandler(ResourceEventHandler<T> handler) {
@@ -234,7 +235,7 @@ public final class ResourceInformer<T extends KubernetesObject> {
 			// under the lock: no change can slip between this snapshot and the next
 			// notification
 			for (T object : this.cache.list()) {
-				listener.add((target) -> target.onAdd(object));
+				listener.add((target) -> InitialListAwareEventHandler.onAdd(target, object, true));
 			}
 			this.listeners.add(listener);
 			if (this.delivering) {
@@ -627,7 +628,10 @@ public final class ResourceInformer<T extends KubernetesObject> {
 				if (old == null) {
 					ResourceInformer.this.cache.put(object);
 					counted(ResourceInformer.this.addEvents);
-					distribute((handler) -> handler.onAdd(object));
+					// a first list is held back until complete: its adds are the initial
+					// list's
+					boolean initial = this.heldBack != null;
+					distribute((handler) -> InitialListAwareEventHandler.onAdd(handler, object, initial));
 				}
 				else if (!sameObject(old, object)) {
 					ResourceInformer.this.cache.put(object);

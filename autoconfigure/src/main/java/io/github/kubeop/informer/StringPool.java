@@ -17,6 +17,7 @@
 package io.github.kubeop.informer;
 
 import java.lang.ref.WeakReference;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The pool that {@link StringDeduplication} keeps one instance of each repeated string
@@ -73,6 +74,52 @@ final class StringPool {
 		}
 		// not found, or an entry that another thread is adding was not seen yet
 		return segment.add(value, hash);
+	}
+
+	/**
+	 * Returns the pooled instance of the string that UTF-8 bytes hold, as
+	 * {@link #pooled(String)} does, without making a string of them when it is pooled
+	 * already (ASCII text: others are made a string and pooled as such).
+	 * @param bytes the bytes
+	 * @param offset where the string starts
+	 * @param length how many bytes it has
+	 * @return the pooled instance
+	 */
+	static String pooled(byte[] bytes, int offset, int length) {
+		int end = offset + length;
+		int stringHash = 0;
+		for (int i = offset; i < end; i++) {
+			byte b = bytes[i];
+			if (b < 0) {
+				return pooled(new String(bytes, offset, length, StandardCharsets.UTF_8));
+			}
+			// String.hashCode() of the same text
+			stringHash = 31 * stringHash + b;
+		}
+		int hash = spread(stringHash);
+		Segment segment = segments[hash >>> (Integer.SIZE - SEGMENT_BITS)];
+		Entry[] table = segment.table;
+		for (Entry entry = table[hash & (table.length - 1)]; entry != null; entry = entry.next) {
+			if (entry.hash == hash) {
+				String pooled = entry.get();
+				if (pooled != null && sameAscii(pooled, bytes, offset, length)) {
+					return pooled;
+				}
+			}
+		}
+		return segment.add(new String(bytes, offset, length, StandardCharsets.ISO_8859_1), hash);
+	}
+
+	private static boolean sameAscii(String value, byte[] bytes, int offset, int length) {
+		if (value.length() != length) {
+			return false;
+		}
+		for (int i = 0; i < length; i++) {
+			if (value.charAt(i) != bytes[offset + i]) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**

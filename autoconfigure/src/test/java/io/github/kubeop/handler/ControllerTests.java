@@ -50,6 +50,8 @@ import static org.awaitility.Awaitility.await;
  */
 class ControllerTests {
 
+	private static final String TRACE = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
 	private final ResourceInformer<V1ConfigMap> informer = InformerEvents.informer(
 			InformerSpec.of("settings", "v1", "ConfigMap", V1ConfigMap.class).withNamespaces("a"),
 			new ResourceKind("", "v1", "ConfigMap", "configmaps", true));
@@ -178,6 +180,39 @@ class ControllerTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.controller.retainedKeys() == 3);
 		this.controller.narrowKeys((key) -> !key.equals("a/one"));
 		assertThat(this.controller.retainedKeys()).as("per-key entries held").isZero();
+	}
+
+	@Test
+	void addOfTheInitialListThatArrivesAfterTheWorkersStartedContinuesNoTrace() {
+		ResourceInformer<V1ConfigMap> informer = InformerEvents.informer(
+				InformerSpec.of("traced", "v1", "ConfigMap", V1ConfigMap.class).withNamespaces("a"),
+				new ResourceKind("", "v1", "ConfigMap", "configmaps", true));
+		Map<String, String> continued = new ConcurrentHashMap<>();
+		HandlerTracing tracing = (handler, key, resource, trigger, attempt, traceContext) -> {
+			continued.put(key, (traceContext != null) ? traceContext : "none");
+			return HandlerTracing.Traced.NONE;
+		};
+		HandlerEndpoint endpoint = HandlerEndpoint.builder("traced", V1ConfigMap.class)
+			.on(HandlerMethod.Kind.ADD, false, (oldObject, object, context) -> null)
+			.build();
+		Controller<V1ConfigMap> controller = new Controller<>(endpoint, informer,
+				new DefaultRateLimitingQueue<>("traced", RateLimiters.defaultControllerRateLimiter()), 1,
+				HandlerObserver.NONE, null, true, CallTimeout.NONE, null, tracing);
+		// the workers start before the informer's first list reaches the handler, as
+		// when the listener's thread is behind: the warm-up found the cache empty
+		controller.startWorkers();
+		try {
+			InformerEvents.listedFirst(informer, "a", List.of(traced(configMap("listed", "uid-1", "1"))));
+			InformerEvents.watched(informer, traced(configMap("created", "uid-2", "2")));
+			await().atMost(Duration.ofSeconds(10)).until(() -> continued.size() == 2);
+			// the list says the object exists, not who wrote it last: only the watch's
+			// add is the writer's change
+			assertThat(continued).containsExactlyInAnyOrderEntriesOf(Map.of("a/listed", "none", "a/created", TRACE));
+		}
+		finally {
+			controller.queue().shutDown();
+			controller.stopWorkers(Duration.ofSeconds(5));
+		}
 	}
 
 	@Test
@@ -386,6 +421,11 @@ class ControllerTests {
 	private static V1ConfigMap configMap(String name, String uid, String resourceVersion) {
 		return new V1ConfigMap()
 			.metadata(new V1ObjectMeta().namespace("a").name(name).uid(uid).resourceVersion(resourceVersion));
+	}
+
+	private static V1ConfigMap traced(V1ConfigMap configMap) {
+		configMap.getMetadata().annotations(Map.of(TraceContextAnnotation.NAME, TRACE));
+		return configMap;
 	}
 
 	private static V1ConfigMap web(V1ConfigMap configMap) {

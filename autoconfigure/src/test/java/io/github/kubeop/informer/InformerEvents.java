@@ -49,6 +49,21 @@ public final class InformerEvents {
 	}
 
 	/**
+	 * Fills one namespace's part of the cache as a loop's first list does: its adds are
+	 * the initial list's.
+	 * @param <T> the resource type
+	 * @param informer the informer
+	 * @param namespace the namespace the list covers
+	 * @param objects the objects listed
+	 */
+	public static <T extends KubernetesObject> void listedFirst(ResourceInformer<T> informer, String namespace,
+			List<T> objects) {
+		ResourceInformer<T>.Relist list = informer.startRelist(namespace, true);
+		objects.forEach(list::listed);
+		list.finish();
+	}
+
+	/**
 	 * Replaces one namespace's part of the cache as a relist does: objects no longer
 	 * listed are reported deleted with their final state unknown.
 	 * @param <T> the resource type

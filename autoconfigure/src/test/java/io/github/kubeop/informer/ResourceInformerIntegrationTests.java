@@ -210,6 +210,57 @@ class ResourceInformerIntegrationTests {
 	}
 
 	@Test
+	void addsOfTheInitialListAreToldFromAddsThatAWatchBrings(ControlPlane controlPlane, ApiClient admin,
+			TestNamespace namespace) throws Exception {
+		CoreV1Api api = new CoreV1Api(admin);
+		String ns = createNamespace(api, namespace.name() + "-initial");
+		create(api, ns, "listed");
+		InformerRegistry registry = new InformerRegistry(controlPlane.apiClient());
+		ResourceInformer<V1ConfigMap> informer = registry
+			.informer(InformerSpec.of("initial", "v1", "ConfigMap", V1ConfigMap.class).withNamespaces(ns));
+		Map<String, Boolean> early = new ConcurrentHashMap<>();
+		informer.addEventHandler(initialListRecorder(early));
+		registry.start();
+		try {
+			await().atMost(Duration.ofSeconds(30)).until(informer::hasSynced);
+			create(api, ns, "watched");
+			await().atMost(Duration.ofSeconds(30)).until(() -> early.containsKey("watched"));
+			assertThat(early).containsExactlyInAnyOrderEntriesOf(Map.of("listed", true, "watched", false));
+			// a handler added later is told of the cached objects first: all in its
+			// initial list, however they reached the cache
+			Map<String, Boolean> late = new ConcurrentHashMap<>();
+			informer.addEventHandler(initialListRecorder(late));
+			create(api, ns, "after");
+			await().atMost(Duration.ofSeconds(30)).until(() -> late.containsKey("after"));
+			assertThat(late)
+				.containsExactlyInAnyOrderEntriesOf(Map.of("listed", true, "watched", true, "after", false));
+		}
+		finally {
+			registry.stop();
+			deleteNamespaces(api, List.of(ns));
+		}
+	}
+
+	private static InitialListAwareEventHandler<V1ConfigMap> initialListRecorder(Map<String, Boolean> adds) {
+		return new InitialListAwareEventHandler<>() {
+
+			@Override
+			public void onAdd(V1ConfigMap object, boolean inInitialList) {
+				adds.put(object.getMetadata().getName(), inInitialList);
+			}
+
+			@Override
+			public void onUpdate(V1ConfigMap oldObject, V1ConfigMap newObject) {
+			}
+
+			@Override
+			public void onDelete(V1ConfigMap object, boolean deletedFinalStateUnknown) {
+			}
+
+		};
+	}
+
+	@Test
 	void indexFunctionThatThrowsLeavesItsObjectOutOfThatIndexOnly(ControlPlane controlPlane, ApiClient admin,
 			TestNamespace namespace) throws Exception {
 		CoreV1Api api = new CoreV1Api(admin);

@@ -16,6 +16,7 @@
 
 package io.github.kubeop.informer;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -44,6 +45,28 @@ class StringPoolTests {
 		assertThat(StringPool.pooled(first)).isSameAs(first);
 		assertThat(StringPool.pooled(second)).isSameAs(first);
 		assertThat(StringPool.pooled(new String("app.kubernetes.io/names"))).isNotSameAs(first);
+	}
+
+	@Test
+	void bytesArePooledAsTheStringTheyHold() {
+		String prefix = UUID.randomUUID() + "-";
+		String text = new String(prefix + "app.kubernetes.io/name");
+		String pooled = StringPool.pooled(text);
+		byte[] frame = ("xx" + text + "yy").getBytes(StandardCharsets.UTF_8);
+		assertThat(StringPool.pooled(frame, 2, text.length())).isSameAs(pooled);
+		// a string first seen as bytes is the instance later strings get
+		byte[] tier = (prefix + "tier").getBytes(StandardCharsets.UTF_8);
+		String fromBytes = StringPool.pooled(tier, 0, tier.length);
+		assertThat(fromBytes).isEqualTo(prefix + "tier");
+		assertThat(StringPool.pooled(new String(prefix + "tier"))).isSameAs(fromBytes);
+		byte[] other = (prefix + "tieR").getBytes(StandardCharsets.UTF_8);
+		assertThat(StringPool.pooled(other, 0, other.length)).isEqualTo(prefix + "tieR");
+		// UTF-8 beyond ASCII
+		String accented = prefix + "café";
+		byte[] utf8 = accented.getBytes(StandardCharsets.UTF_8);
+		String accentedPooled = StringPool.pooled(utf8, 0, utf8.length);
+		assertThat(accentedPooled).isEqualTo(accented);
+		assertThat(StringPool.pooled(new String(accented))).isSameAs(accentedPooled);
 	}
 
 	@Test

@@ -56,7 +56,8 @@ public final class BenchmarkReport {
 	private static final String PEAK_HEAP = "Peak heap, ";
 
 	private static final Set<String> LOWER_IS_BETTER = Set.of("syncMillis", "bytesPerObject", "p50Millis", "p99Millis",
-			"millis", "cpuMicrosPerEvent", "allocatedBytesPerEvent", "heapMiB", "rssMiB", "osThreads");
+			"millis", "cpuMicrosPerEvent", "cpuMicrosPerEventSecondHalf", "allocatedBytesPerEvent", "heapMiB", "rssMiB",
+			"osThreads");
 
 	private final Path results;
 
@@ -698,6 +699,53 @@ public final class BenchmarkReport {
 			if (completed) {
 				chart.bar(pods ? "Pods" : "ConfigMaps", row.contender(), Results.median(row.metric("eventsPerSecond")));
 			}
+		}
+		this.out.append("|===\n\n");
+		secondHalfTable(results, workload, rows, pods, protobuf);
+	}
+
+	/**
+	 * Renders the CPU time and allocation per event over the second half of each replay's
+	 * events alone, when the samples have them: by then the JIT has compiled the event
+	 * path, which the whole replay counts as well (a path that was cold at the sync).
+	 */
+	private void secondHalfTable(Results results, String workload, List<Results.Row> rows, boolean pods,
+			boolean protobuf) {
+		String metric = "cpuMicrosPerEventSecondHalf";
+		if (rows.stream().noneMatch((row) -> !row.metric(metric).isEmpty())) {
+			return;
+		}
+		this.out.append("The second half of the events alone (from the event half-way through to the last, the same "
+				+ "counters): the cost per event of an informer that has run for a while, once the JIT has compiled "
+				+ "its event path, where the whole replay above also counts that compilation.\n\n")
+			.append(".")
+			.append(workload)
+			.append(", second half of the events\n")
+			.append(protobuf ? "[cols=\"3,2,2,2,2\"]\n|===\n" : "[cols=\"3,2,2,2\"]\n|===\n")
+			.append("|Contender |CPU per event (µs) |Kubeop / contender, CPU ")
+			.append(protobuf ? "|Kubeop on protobuf / contender, CPU " : "")
+			.append("|Allocated per event (KB)\n\n");
+		for (Results.Row row : rows) {
+			if (row.metric(metric).isEmpty()) {
+				continue;
+			}
+			Results.Row kubeop = results.row(workload, row.objects(), Contenders.KUBEOP);
+			Results.Row kubeopProtobuf = protobuf ? results.row(workload, row.objects(), Contenders.KUBEOP_PROTOBUF)
+					: null;
+			this.out.append('|')
+				.append(row.contender())
+				.append(" |")
+				.append(summary(row.metric(metric)))
+				.append(" |")
+				.append(ratio(kubeop, row, metric, "replay CPU time per event, second half" + (pods ? " (Pods)" : "")))
+				.append(protobuf ? " |" : "")
+				.append((kubeopProtobuf != null)
+						? ratio(kubeopProtobuf, row, metric,
+								"replay CPU time per event, second half, Kubeop on protobuf" + (pods ? " (Pods)" : ""))
+						: "")
+				.append(" |")
+				.append(summary(row.metric("allocatedBytesPerEventSecondHalf").stream().map((b) -> b / 1024).toList()))
+				.append('\n');
 		}
 		this.out.append("|===\n\n");
 	}

@@ -17,13 +17,21 @@
 package io.github.kubeop.benchmarks;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import com.google.gson.Gson;
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.github.kubeop.informer.DecoderProbe;
 import io.github.kubeop.informer.InformerSpec;
+import io.github.kubeop.informer.ProtobufDecoderProbe;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Pod;
@@ -43,7 +51,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * transforms runs it (managedFields dropped, repeated strings pooled), on the realistic
  * Pod of {@link Payloads#servedPod(String, int)} (about 15 KB of JSON with its status and
  * managedFields) and on a ConfigMap with 1 KB of data, beside the client's own Gson
- * decoding the same object. The events cycle through a hundred objects, so that the
+ * decoding the same object, and Kubeop's protobuf decoder on the same objects as
+ * client-go's own serializer writes them (the Go program encodes them; without Go on the
+ * PATH the protobuf rows fail). The events cycle through a hundred objects, so that the
  * string pool and the shared timestamps and quantities see what an informer sees. Run
  * with {@code -prof gc} for the bytes each decode allocates.
  *
@@ -65,7 +75,15 @@ public class DecoderBenchmark {
 
 	private final String[] configMapEvents = new String[OBJECTS];
 
+	private final byte[][] podFrames = new byte[OBJECTS][];
+
+	private final byte[][] configMapFrames = new byte[OBJECTS][];
+
 	private DecoderProbe<V1Pod> podDecoder;
+
+	private ProtobufDecoderProbe<V1Pod> podProtobufDecoder;
+
+	private ProtobufDecoderProbe<V1ConfigMap> configMapProtobufDecoder;
 
 	private DecoderProbe<V1ConfigMap> configMapDecoder;
 
@@ -74,19 +92,67 @@ public class DecoderBenchmark {
 	private int next;
 
 	@Setup
-	public void record() {
+	public void record() throws Exception {
+		JsonArray podItems = new JsonArray();
+		JsonArray configMapItems = new JsonArray();
 		for (int i = 0; i < OBJECTS; i++) {
 			JsonObject pod = Payloads.servedPod("shop", i);
 			this.pods[i] = pod.toString();
 			this.podEvents[i] = "{\"type\":\"MODIFIED\",\"object\":" + pod + "}";
+			podItems.add(pod);
 			JsonObject configMap = JsonParser.parseString(Payloads.configMap("shop", i)).getAsJsonObject();
 			configMap.getAsJsonObject("metadata").addProperty("resourceVersion", Integer.toString(1000 + i));
 			this.configMapEvents[i] = "{\"type\":\"MODIFIED\",\"object\":" + configMap + "}";
+			configMapItems.add(configMap);
 		}
+		Path clientGo = ClientGo.build();
+		if (clientGo != null) {
+			frames(clientGo, "pods", "PodList", podItems, this.podFrames);
+			frames(clientGo, "configmaps", "ConfigMapList", configMapItems, this.configMapFrames);
+		}
+		this.podProtobufDecoder = ProtobufDecoderProbe.of(InformerSpec.of("pods", "v1", "Pod", V1Pod.class), "",
+				"pods");
+		this.configMapProtobufDecoder = ProtobufDecoderProbe
+			.of(InformerSpec.of("configmaps", "v1", "ConfigMap", V1ConfigMap.class), "", "configmaps");
 		this.podDecoder = DecoderProbe.of(InformerSpec.of("pods", "v1", "Pod", V1Pod.class), "", "pods");
 		this.configMapDecoder = DecoderProbe.of(InformerSpec.of("configmaps", "v1", "ConfigMap", V1ConfigMap.class), "",
 				"configmaps");
 		this.clientGson = new JSON().getGson();
+	}
+
+	/**
+	 * Has the Go program encode the objects as client-go's serializer writes watch
+	 * events, and keeps each frame without its length.
+	 */
+	private static void frames(Path clientGo, String plural, String listKind, JsonArray items, byte[][] frames)
+			throws Exception {
+		Path directory = Files.createTempDirectory("decoder-protobuf");
+		JsonObject list = new JsonObject();
+		list.addProperty("kind", listKind);
+		list.addProperty("apiVersion", "v1");
+		JsonObject metadata = new JsonObject();
+		metadata.addProperty("resourceVersion", "1");
+		list.add("metadata", metadata);
+		list.add("items", items);
+		Path input = directory.resolve("list.json");
+		Files.writeString(input, list.toString(), StandardCharsets.UTF_8);
+		Process process = new ProcessBuilder(clientGo.toString(), "-mode", "encode-protobuf", "-resource", plural,
+				"-in", input.toString(), "-out", directory.toString())
+			.inheritIO()
+			.start();
+		if (!process.waitFor(1, TimeUnit.MINUTES) || process.exitValue() != 0) {
+			throw new IOException("Could not encode the objects as protobuf");
+		}
+		ByteBuffer buffer = ByteBuffer.wrap(Files.readAllBytes(directory.resolve("modified.pb")));
+		List<byte[]> read = new ArrayList<>();
+		while (buffer.hasRemaining()) {
+			byte[] frame = new byte[buffer.getInt()];
+			buffer.get(frame);
+			read.add(frame);
+		}
+		for (int i = 0; i < frames.length; i++) {
+			frames[i] = read.get(i);
+		}
 	}
 
 	private int next() {
@@ -100,6 +166,11 @@ public class DecoderBenchmark {
 	}
 
 	@Benchmark
+	public V1Pod podKubeopProtobuf() throws IOException {
+		return this.podProtobufDecoder.decodeEvent(this.podFrames[next()]);
+	}
+
+	@Benchmark
 	public V1Pod podClientGson() {
 		return this.clientGson.fromJson(this.pods[next()], V1Pod.class);
 	}
@@ -107,6 +178,11 @@ public class DecoderBenchmark {
 	@Benchmark
 	public V1ConfigMap configMapKubeop() throws IOException {
 		return this.configMapDecoder.decodeEvent(this.configMapEvents[next()]);
+	}
+
+	@Benchmark
+	public V1ConfigMap configMapKubeopProtobuf() throws IOException {
+		return this.configMapProtobufDecoder.decodeEvent(this.configMapFrames[next()]);
 	}
 
 }

@@ -91,7 +91,8 @@ import io.kubernetes.client.util.generic.GenericKubernetesApi;
  * API server wrote them). The same probe for every contender: a handler that only counts
  * updates; the rate is the events over the time from the first event's first byte served
  * to the last event handled. The contender's process also reports the CPU time it spent
- * and the bytes it allocated from its sync to its last event.</li>
+ * and the bytes it allocated from its sync to its last event, and over the second half of
+ * the events alone (the event path compiled by then).</li>
  * </ol>
  * The samples go to {@code benchmarks/results/events.json}, with a pprof CPU profile of
  * each client-go replay (its top 20 as text) beside them.
@@ -322,9 +323,18 @@ public final class EventDeliveryBenchmark {
 		results.add(workload, events, contender, "cpuMicrosPerEvent", cpuMicrosPerEvent);
 		results.add(workload, events, contender, "allocatedBytesPerEvent", allocatedBytes / events);
 		results.add(workload, events, contender, "allocationMiBPerSecond", allocatedBytes / (1 << 20) / seconds);
+		double cpuMicrosSecondHalf = Double.NaN;
+		if (result.has("cpuNanosSecondHalf")) {
+			long secondHalf = result.get("secondHalfEvents").getAsLong();
+			cpuMicrosSecondHalf = result.get("cpuNanosSecondHalf").getAsLong() / 1000.0 / secondHalf;
+			results.add(workload, events, contender, "cpuMicrosPerEventSecondHalf", cpuMicrosSecondHalf);
+			results.add(workload, events, contender, "allocatedBytesPerEventSecondHalf",
+					result.get("allocatedBytesSecondHalf").getAsDouble() / secondHalf);
+		}
 		System.out.printf(Locale.ROOT,
-				"replay %s, %s (%s): %.0f events/s, %.1f µs CPU per event, %.0f bytes allocated per event, %.0f MiB/s%n",
-				plural, contender, server.lastWatchFormat(), eventsPerSecond, cpuMicrosPerEvent,
+				"replay %s, %s (%s): %.0f events/s, %.1f µs CPU per event (%.1f in the second half), %.0f bytes "
+						+ "allocated per event, %.0f MiB/s%n",
+				plural, contender, server.lastWatchFormat(), eventsPerSecond, cpuMicrosPerEvent, cpuMicrosSecondHalf,
 				allocatedBytes / events, allocatedBytes / (1 << 20) / seconds);
 		if (cpuProfile != null) {
 			Path top = cpuProfile.resolveSibling("replay-" + profileName(plural, contender) + "-pprof-top20.txt");
@@ -440,8 +450,23 @@ public final class EventDeliveryBenchmark {
 		AtomicLong handled = new AtomicLong();
 		AtomicLong lastEventMicros = new AtomicLong();
 		CountDownLatch done = new CountDownLatch(1);
+		com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
+			.getOperatingSystemMXBean();
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+		// the second half of the events, once the JIT has compiled the event path: a
+		// long-running operator's cost per event, where the whole replay also counts the
+		// compilation of a path that was cold at its sync
+		long half = events / 2;
+		long[] atHalf = new long[2];
+		Map<String, Long> threadsAtHalf = new LinkedHashMap<>();
 		Consumer<Map<String, String>> counter = (annotations) -> {
-			if (handled.incrementAndGet() == events) {
+			long count = handled.incrementAndGet();
+			if (count == half) {
+				atHalf[0] = os.getProcessCpuTime();
+				atHalf[1] = threads.getTotalThreadAllocatedBytes();
+				threadsAtHalf.putAll(threadCpu(threads));
+			}
+			if (count == events) {
 				lastEventMicros.set(nowMicros());
 				done.countDown();
 			}
@@ -452,23 +477,61 @@ public final class EventDeliveryBenchmark {
 		else {
 			inform(contender, client(config), config, counter);
 		}
-		com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
-			.getOperatingSystemMXBean();
-		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 		long cpuBefore = os.getProcessCpuTime();
 		long allocatedBefore = threads.getTotalThreadAllocatedBytes();
 		boolean completed = done.await(REPLAY_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-		long cpu = os.getProcessCpuTime() - cpuBefore;
-		long allocated = threads.getTotalThreadAllocatedBytes() - allocatedBefore;
+		long cpuAtEnd = os.getProcessCpuTime();
+		long allocatedAtEnd = threads.getTotalThreadAllocatedBytes();
+		long cpu = cpuAtEnd - cpuBefore;
+		long allocated = allocatedAtEnd - allocatedBefore;
+		if (completed && half > 0) {
+			// where the second half's CPU went: the Java threads by name, the rest is the
+			// JVM's own (JIT compilers, GC)
+			Map<String, Long> threadsAtEnd = threadCpu(threads);
+			StringBuilder split = new StringBuilder("second half, CPU µs per event by thread:");
+			long javaThreads = 0;
+			for (Map.Entry<String, Long> entry : threadsAtEnd.entrySet()) {
+				long spent = entry.getValue() - threadsAtHalf.getOrDefault(entry.getKey(), 0L);
+				javaThreads += spent;
+				if (spent * 100 > (cpuAtEnd - atHalf[0])) {
+					split.append(
+							String.format(Locale.ROOT, " %s %.1f;", entry.getKey(), spent / 1000.0 / (events - half)));
+				}
+			}
+			split.append(String.format(Locale.ROOT, " JVM (JIT, GC) %.1f",
+					(cpuAtEnd - atHalf[0] - javaThreads) / 1000.0 / (events - half)));
+			System.out.println(split);
+		}
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("events", handled.get());
 		result.put("lastEventMicros", completed ? lastEventMicros.get() : nowMicros());
 		result.put("cpuNanos", cpu);
 		result.put("allocatedBytes", allocated);
+		if (completed && half > 0) {
+			result.put("cpuNanosSecondHalf", cpuAtEnd - atHalf[0]);
+			result.put("allocatedBytesSecondHalf", allocatedAtEnd - atHalf[1]);
+			result.put("secondHalfEvents", events - half);
+		}
 		result.put("completed", completed);
 		System.out.println(new Gson().toJson(result));
 		System.out.flush();
 		System.exit(0);
+	}
+
+	/**
+	 * The CPU time of each live Java thread, by name (threads of one name summed).
+	 */
+	private static Map<String, Long> threadCpu(com.sun.management.ThreadMXBean threads) {
+		Map<String, Long> cpu = new LinkedHashMap<>();
+		for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+			if (info != null) {
+				long nanos = threads.getThreadCpuTime(info.getThreadId());
+				if (nanos > 0) {
+					cpu.merge(info.getThreadName().replaceAll("\\d+", "#"), nanos, Long::sum);
+				}
+			}
+		}
+		return cpu;
 	}
 
 	private static ApiClient client(String kubeconfig) throws IOException {

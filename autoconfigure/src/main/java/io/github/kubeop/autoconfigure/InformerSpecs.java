@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.PartialObjectMetadata;
@@ -38,6 +39,7 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.core.env.Environment;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The informers that {@code kubeop.informers.resources} declares, bound and checked: a
@@ -81,7 +83,12 @@ final class InformerSpecs {
 		boolean labels = sharding.isEnabled() && sharding.getMode() == KubeopProperties.Sharding.Mode.LABELS;
 		String group = (sharding.getName() != null && !sharding.getName().isBlank()) ? sharding.getName()
 				: environment.getProperty("spring.application.name", "kubeop");
-		KubernetesResourceClasses customResources = KubernetesResourceClasses.scan(beanFactory);
+		// scanned only for a kind that is neither given a type nor one of the client's
+		// models: the scan of the class path took a sixth of Kubeop's start-up on the
+		// main
+		// thread in an application whose informers all watch built-in kinds
+		Supplier<KubernetesResourceClasses> customResources = SingletonSupplier
+			.of(() -> KubernetesResourceClasses.scan(beanFactory));
 		Map<String, InformerSpec<?>> specs = new LinkedHashMap<>();
 		Map<String, List<String>> transformBeans = new LinkedHashMap<>();
 		informers.getResources().forEach((name, resource) -> {
@@ -143,7 +150,7 @@ final class InformerSpecs {
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	static InformerSpec<?> spec(String name, KubeopProperties.Resource resource, KubeopProperties.Informers defaults,
-			KubernetesResourceClasses customResources) {
+			Supplier<KubernetesResourceClasses> customResources) {
 		String property = InformerBeanRegistrar.PREFIX + ".resources." + name;
 		if (resource.getApiVersion() == null || resource.getApiVersion().isBlank()) {
 			throw new InvalidConfigurationPropertyValueException(property + ".api-version", null,
@@ -194,7 +201,7 @@ final class InformerSpecs {
 	}
 
 	private static Class<?> type(String property, KubeopProperties.Resource resource,
-			KubernetesResourceClasses customResources) {
+			Supplier<KubernetesResourceClasses> customResources) {
 		if (resource.getType() != null) {
 			if (!KubernetesObject.class.isAssignableFrom(resource.getType())) {
 				throw new InvalidConfigurationPropertyValueException(property + ".type", resource.getType().getName(),
@@ -212,7 +219,7 @@ final class InformerSpecs {
 		if (model != null) {
 			return model;
 		}
-		Class<?> custom = customResources.find(group, version, resource.getKind().trim());
+		Class<?> custom = customResources.get().find(group, version, resource.getKind().trim());
 		return (custom != null) ? custom : DynamicKubernetesObject.class;
 	}
 

@@ -27,6 +27,7 @@ import io.kubernetes.client.util.KubeConfig;
 import okhttp3.Cache;
 import okhttp3.OkHttpClient;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -55,14 +56,19 @@ public final class KubeopClientAutoConfiguration implements DisposableBean {
 	@Bean
 	@ConditionalOnMissingBean({ KubernetesConnectionDetails.class, ApiClient.class })
 	KubernetesConnectionDetails kubernetesConnectionDetails(KubeopProperties properties) {
-		return new PropertiesKubernetesConnectionDetails(properties.getClient(), System::getenv,
+		return connectionDetails(properties.getClient());
+	}
+
+	static KubernetesConnectionDetails connectionDetails(KubeopProperties.Client properties) {
+		return new PropertiesKubernetesConnectionDetails(properties, System::getenv,
 				PropertiesKubernetesConnectionDetails.homeDirectory(System::getenv, System.getProperty("user.home")));
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	ApiClient kubernetesApiClient(KubernetesConnectionDetails connectionDetails) throws IOException {
-		ApiClient client = buildClient(connectionDetails);
+	ApiClient kubernetesApiClient(KubernetesConnectionDetails connectionDetails, BeanFactory beanFactory)
+			throws IOException {
+		ApiClient client = KubernetesClientPreparation.client(beanFactory, connectionDetails);
 		this.builtClient = client;
 		return client;
 	}
@@ -75,7 +81,15 @@ public final class KubeopClientAutoConfiguration implements DisposableBean {
 	 */
 	@Override
 	public void destroy() throws IOException {
-		ApiClient client = this.builtClient;
+		close(this.builtClient);
+	}
+
+	/**
+	 * Shuts down the HTTP client of a client built here.
+	 * @param client the client, or {@code null}
+	 * @throws IOException if its response cache cannot be closed
+	 */
+	static void close(ApiClient client) throws IOException {
 		if (client == null) {
 			return;
 		}
@@ -88,7 +102,7 @@ public final class KubeopClientAutoConfiguration implements DisposableBean {
 		}
 	}
 
-	private static ApiClient buildClient(KubernetesConnectionDetails connectionDetails) throws IOException {
+	static ApiClient buildClient(KubernetesConnectionDetails connectionDetails) throws IOException {
 		String kubeconfig = connectionDetails.kubeconfig();
 		if (kubeconfig == null) {
 			return ClientBuilder.cluster().build();

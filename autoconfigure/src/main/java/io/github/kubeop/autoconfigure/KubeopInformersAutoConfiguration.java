@@ -20,6 +20,10 @@ import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.write.KubernetesTemplate;
 import io.kubernetes.client.openapi.ApiClient;
 
+import org.springframework.aot.AotDetector;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -47,11 +51,39 @@ public final class KubeopInformersAutoConfiguration {
 		return new InformerBeanRegistrar(environment);
 	}
 
+	/**
+	 * Starts the client's preparation in an application processed ahead of time, from
+	 * which the registrar that starts it otherwise is left out.
+	 * @param environment the environment
+	 * @return the post-processor
+	 */
+	@Bean
+	static BeanFactoryPostProcessor kubeopClientPreparationUnderAot(Environment environment) {
+		return (beanFactory) -> {
+			if (!AotDetector.useGeneratedArtifacts() || !(beanFactory instanceof BeanDefinitionRegistry registry)) {
+				return;
+			}
+			InformerSpecs specs;
+			try {
+				specs = InformerSpecs.bind(environment, beanFactory);
+			}
+			catch (RuntimeException ex) {
+				// the specs bean binds them again and reports it
+				return;
+			}
+			if (specs != null) {
+				ClientClassesWarmUp.start();
+				KubernetesClientPreparation.start(registry, environment, specs);
+			}
+		};
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(ApiClient.class)
-	InformerRegistry kubeopInformerRegistry(ApiClient client, KubeopProperties properties) {
-		InformerRegistry registry = new InformerRegistry(client);
+	InformerRegistry kubeopInformerRegistry(ApiClient client, KubeopProperties properties, BeanFactory beanFactory) {
+		InformerRegistry registry = new InformerRegistry(client,
+				KubernetesClientPreparation.discovery(beanFactory, client));
 		registry.setListStrategy(properties.getInformers().getListStrategy());
 		return registry;
 	}

@@ -69,8 +69,18 @@ public class InformerRegistry {
 	 * @param client the client informers list and watch with
 	 */
 	public InformerRegistry(ApiClient client) {
+		this(client, new ResourceDiscovery(client));
+	}
+
+	/**
+	 * Creates a new registry that resolves resources with a discovery made before, such
+	 * as one that already holds the resources of the informers to come.
+	 * @param client the client informers list and watch with
+	 * @param discovery the discovery of the same client
+	 */
+	public InformerRegistry(ApiClient client, ResourceDiscovery discovery) {
 		this.client = client;
-		this.discovery = new ResourceDiscovery(client);
+		this.discovery = discovery;
 	}
 
 	/**

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
+import org.springframework.mock.env.MockEnvironment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -50,6 +51,33 @@ class KubernetesResourceClassesTests {
 		assertThat(first.find("typed.kubeop.test", "v1", "Gadget")).isEqualTo(Gadget.class);
 		assertThat(KubernetesResourceClasses.scan(beanFactory)).isSameAs(first);
 		assertThat(KubernetesResourceClasses.scan(new DefaultListableBeanFactory())).isNotSameAs(first);
+	}
+
+	@Test
+	void informersOfBuiltInKindsAloneDoNotScanTheClassPath() {
+		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
+		AutoConfigurationPackages.register(beanFactory, Gadget.class.getPackageName());
+		MockEnvironment environment = new MockEnvironment()
+			.withProperty("kubeop.informers.resources.pods.api-version", "v1")
+			.withProperty("kubeop.informers.resources.pods.kind", "Pod")
+			.withProperty("kubeop.informers.resources.deployments.api-version", "apps/v1")
+			.withProperty("kubeop.informers.resources.deployments.kind", "Deployment");
+		InformerSpecs.bind(environment, beanFactory);
+		assertThat(beanFactory.containsSingleton(KubernetesResourceClasses.BEAN)).isFalse();
+	}
+
+	@Test
+	void anInformerOfAnotherKindScansTheClassPath() {
+		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
+		AutoConfigurationPackages.register(beanFactory, Gadget.class.getPackageName());
+		MockEnvironment environment = new MockEnvironment()
+			.withProperty("kubeop.informers.resources.pods.api-version", "v1")
+			.withProperty("kubeop.informers.resources.pods.kind", "Pod")
+			.withProperty("kubeop.informers.resources.gadgets.api-version", "typed.kubeop.test/v1")
+			.withProperty("kubeop.informers.resources.gadgets.kind", "Gadget");
+		InformerSpecs specs = InformerSpecs.bind(environment, beanFactory);
+		assertThat(beanFactory.containsSingleton(KubernetesResourceClasses.BEAN)).isTrue();
+		assertThat(specs.spec("gadgets").type()).isEqualTo(Gadget.class);
 	}
 
 	@Test

@@ -32,11 +32,15 @@ import org.springframework.core.metrics.StartupStep;
  * of other beans created inside them. Reported in milliseconds under
  * {@code kubeopRegistrar}, {@code kubeopClient}, {@code kubeopInformers} and
  * {@code kubeopBeans} (every Kubeop step, those three included), as wall-clock time and,
- * under the same names ending in {@code Cpu}, as the main thread's CPU time.
+ * under the same names ending in {@code Cpu}, as the main thread's CPU time. With the
+ * system property {@code startup.detail} set, every Kubeop step is also printed to the
+ * standard error with its main-thread CPU time and start instant (for profiling).
  *
  * @author Kubeop authors
  */
 final class KubeopSteps {
+
+	private static final boolean DETAIL = Boolean.getBoolean("startup.detail");
 
 	private KubeopSteps() {
 	}
@@ -73,6 +77,11 @@ final class KubeopSteps {
 				informers += millis;
 			}
 			total += millis;
+			if (DETAIL && !suffix.isEmpty()) {
+				System.err.printf(java.util.Locale.ROOT, "kubeop step %8.1f ms CPU at %s %s %s%n", millis,
+						event.getStartTime(), event.getStartupStep().getName(),
+						(bean != null) ? bean : tag(event.getStartupStep(), "postProcessor"));
+			}
 		}
 		Map<String, Double> steps = new LinkedHashMap<>();
 		steps.put("kubeopRegistrar" + suffix, registrar);

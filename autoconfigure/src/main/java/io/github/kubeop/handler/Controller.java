@@ -273,16 +273,29 @@ public final class Controller<T extends KubernetesObject> {
 	 * @param key the owner's key
 	 * @param informer the owned object's informer
 	 * @param owned the owned object's new state
+	 * @param listed whether the owned object's add is in its informer's initial list:
+	 * queued at low priority, as the handler's own initial list is
 	 */
-	void enqueueOwner(String key, ResourceInformer<?> informer, KubernetesObject owned) {
+	void enqueueOwner(String key, ResourceInformer<?> informer, KubernetesObject owned, boolean listed) {
 		this.activation.whileActive(() -> {
 			if (!this.keys.contains(key)) {
 				return;
 			}
 			this.ownWrites.observeOwned(key, informer, owned);
 			this.ledger.triggered(key, Trigger.OWNER);
-			this.queue.add(key);
+			this.queue.add(key, (this.priorities && listed) ? Priority.LOW : Priority.NORMAL);
 		});
+	}
+
+	/**
+	 * Enqueues a key because a related object (owned or referenced) is in its informer's
+	 * initial list: work no change asked for, at low priority, as controller-runtime's
+	 * priority queue does for every handler of a controller.
+	 * @param key the key
+	 * @param trigger why
+	 */
+	void enqueueListed(String key, Trigger trigger) {
+		enqueue(key, trigger, Priority.LOW);
 	}
 
 	// ---- the workers' lifecycle

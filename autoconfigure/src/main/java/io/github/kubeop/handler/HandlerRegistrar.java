@@ -34,6 +34,7 @@ import java.util.function.Supplier;
 
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
+import io.github.kubeop.informer.InitialListAwareEventHandler;
 import io.github.kubeop.informer.PartialObjectMetadata;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.informer.ResourceKind;
@@ -43,7 +44,6 @@ import io.github.kubeop.resource.GeneratedModels;
 import io.github.kubeop.resource.ResourceType;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 
 /**
@@ -630,11 +630,11 @@ public class HandlerRegistrar {
 		ResourceInformer<O> owned = (ResourceInformer<O>) informer(informerName, type, owner.name());
 		owner.owns(owned);
 		ResourceKind ownerKind = owner.informer().resource();
-		owned.addEventHandler(new ResourceEventHandler<>() {
+		owned.addEventHandler(new InitialListAwareEventHandler<>() {
 
 			@Override
-			public void onAdd(O object) {
-				enqueueOwners(owner, ownerKind, object, null, owned);
+			public void onAdd(O object, boolean inInitialList) {
+				enqueueOwners(owner, ownerKind, object, null, owned, inInitialList);
 			}
 
 			@Override
@@ -642,13 +642,13 @@ public class HandlerRegistrar {
 				if (!Objects.equals(oldObject.getMetadata().getResourceVersion(),
 						newObject.getMetadata().getResourceVersion())
 						&& !TraceContextAnnotation.isOnlyChange(oldObject, newObject)) {
-					enqueueOwners(owner, ownerKind, oldObject, newObject, owned);
+					enqueueOwners(owner, ownerKind, oldObject, newObject, owned, false);
 				}
 			}
 
 			@Override
 			public void onDelete(O object, boolean deletedFinalStateUnknown) {
-				enqueueOwners(owner, ownerKind, object, null, null);
+				enqueueOwners(owner, ownerKind, object, null, null, false);
 			}
 
 		});
@@ -659,7 +659,7 @@ public class HandlerRegistrar {
 	 * changed object (not of a deleted one), so that its owner can tell its own writes.
 	 */
 	private static void enqueueOwners(Controller<?> owner, ResourceKind ownerKind, KubernetesObject object,
-			KubernetesObject newObject, ResourceInformer<?> informer) {
+			KubernetesObject newObject, ResourceInformer<?> informer, boolean listed) {
 		Set<String> keys = new LinkedHashSet<>();
 		addOwnerKey(keys, ownerKind, object);
 		if (newObject != null) {
@@ -668,7 +668,7 @@ public class HandlerRegistrar {
 		KubernetesObject changed = (newObject != null) ? newObject : object;
 		keys.forEach((key) -> {
 			if (informer != null) {
-				owner.enqueueOwner(key, informer, changed);
+				owner.enqueueOwner(key, informer, changed, listed);
 			}
 			else {
 				owner.enqueue(key, Trigger.OWNER);

@@ -29,6 +29,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.kubeop.informer.InitialListAwareEventHandler;
 import io.github.kubeop.informer.ResourceInformer;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
@@ -231,12 +232,23 @@ final class ReferenceWatcher<S extends KubernetesObject> {
 		}
 	}
 
-	private void enqueuePrimaries(S oldObject, S newObject) {
+	/**
+	 * Queues the primaries of a referenced object's states; those of an object in its
+	 * informer's initial list at low priority, as work no change asked for.
+	 */
+	private void enqueuePrimaries(S oldObject, S newObject, boolean listed) {
 		Set<String> keys = new LinkedHashSet<>(primariesOf(oldObject));
 		if (newObject != null) {
 			keys.addAll(primariesOf(newObject));
 		}
-		keys.forEach((key) -> this.primary.enqueue(key, Trigger.REFERENCE));
+		for (String key : keys) {
+			if (listed) {
+				this.primary.enqueueListed(key, Trigger.REFERENCE);
+			}
+			else {
+				this.primary.enqueue(key, Trigger.REFERENCE);
+			}
+		}
 	}
 
 	/**
@@ -262,11 +274,11 @@ final class ReferenceWatcher<S extends KubernetesObject> {
 	/**
 	 * Maps every change of a referenced object to its primaries.
 	 */
-	private final class ReferencedChanges implements ResourceEventHandler<S> {
+	private final class ReferencedChanges implements InitialListAwareEventHandler<S> {
 
 		@Override
-		public void onAdd(S object) {
-			enqueuePrimaries(object, null);
+		public void onAdd(S object, boolean inInitialList) {
+			enqueuePrimaries(object, null, inInitialList);
 		}
 
 		@Override
@@ -274,13 +286,13 @@ final class ReferenceWatcher<S extends KubernetesObject> {
 			if (!Objects.equals(oldObject.getMetadata().getResourceVersion(),
 					newObject.getMetadata().getResourceVersion())
 					&& !TraceContextAnnotation.isOnlyChange(oldObject, newObject)) {
-				enqueuePrimaries(oldObject, newObject);
+				enqueuePrimaries(oldObject, newObject, false);
 			}
 		}
 
 		@Override
 		public void onDelete(S object, boolean deletedFinalStateUnknown) {
-			enqueuePrimaries(object, null);
+			enqueuePrimaries(object, null, false);
 		}
 
 	}

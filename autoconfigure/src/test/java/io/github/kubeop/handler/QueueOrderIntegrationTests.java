@@ -18,6 +18,8 @@ package io.github.kubeop.handler;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +27,7 @@ import java.util.function.Consumer;
 
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.queue.DefaultRateLimitingQueue;
+import io.github.kubeop.queue.Priority;
 import io.github.kubeop.queue.QueueMetrics;
 import io.github.kubeop.queue.RateLimiters;
 import io.github.kubeop.queue.Ticker;
@@ -34,6 +37,8 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -101,6 +106,66 @@ class QueueOrderIntegrationTests {
 		assertThat(calls.indexOf("new")).as("calls before tenant b's new object, of %s", calls).isLessThanOrEqualTo(2);
 	}
 
+	@Test
+	void objectsOfTheInitialListsOfTheHandlerAndOfItsOwnedTypeQueueAtLowPriority(ApiClient client,
+			TestNamespace namespace) throws Exception {
+		this.api = new CoreV1Api(client);
+		this.namespace = namespace;
+		this.run = "run-" + System.nanoTime();
+		for (int i = 0; i < BACKLOG; i++) {
+			V1ConfigMap owner = create("owner-" + i, "a");
+			this.api.createNamespacedSecret(namespace.name(),
+					new V1Secret().metadata(new V1ObjectMeta().name(this.run + "-owned-" + i)
+						.addOwnerReferencesItem(new V1OwnerReference().apiVersion("v1")
+							.kind("ConfigMap")
+							.name(owner.getMetadata().getName())
+							.uid(owner.getMetadata().getUid())
+							.controller(true))))
+				.execute();
+		}
+		this.informers = new InformerRegistry(client);
+		Map<String, List<Integer>> priorities = new ConcurrentHashMap<>();
+		this.registrar = new HandlerRegistrar(this.informers, List.of(namespace.name()), Duration.ZERO,
+				(name, lanes) -> new DefaultRateLimitingQueue<>(name, RateLimiters.defaultControllerRateLimiter(),
+						QueueMetrics.NOOP, Ticker.system(), lanes) {
+
+					@Override
+					public void add(String item, int priority) {
+						priorities.computeIfAbsent(item, (key) -> new CopyOnWriteArrayList<>()).add(priority);
+						super.add(item, priority);
+					}
+
+				}, (name) -> 1, HandlerObserver.NONE, (name, declared) -> declared.orElse(QueueSettings.DEFAULTS));
+		List<String> calls = new CopyOnWriteArrayList<>();
+		this.registrar.register(HandlerEndpoint.builder("owning", V1ConfigMap.class)
+			.onAdd((configMap) -> calls.add(configMap.getMetadata().getName()))
+			.labelSelector("run=" + this.run)
+			.owns(V1Secret.class)
+			.build());
+		// the workers first: every add of both initial lists reaches a running handler
+		this.registrar.startWorkers();
+		this.informers.start();
+		this.informers.awaitSync(Duration.ofSeconds(30));
+		await().atMost(Duration.ofSeconds(60)).until(() -> calls.size() >= BACKLOG);
+		// the sentinel: a new owned object's owner, queued by a watched add
+		V1ConfigMap owner = create("owner-new", "b");
+		this.api.createNamespacedSecret(namespace.name(),
+				new V1Secret().metadata(new V1ObjectMeta().name(this.run + "-owned-new")
+					.addOwnerReferencesItem(new V1OwnerReference().apiVersion("v1")
+						.kind("ConfigMap")
+						.name(owner.getMetadata().getName())
+						.uid(owner.getMetadata().getUid())
+						.controller(true))))
+			.execute();
+		String sentinel = namespace.name() + "/" + owner.getMetadata().getName();
+		await().atMost(Duration.ofSeconds(60)).until(() -> priorities.getOrDefault(sentinel, List.of()).size() >= 2);
+		assertThat(priorities.get(sentinel)).as("the new object's and its owned object's adds")
+			.containsOnly(Priority.NORMAL);
+		priorities.remove(sentinel);
+		assertThat(priorities).as("adds of listed owners, from both initial lists").hasSize(BACKLOG);
+		assertThat(priorities.values()).allSatisfy((queued) -> assertThat(queued).containsOnly(Priority.LOW));
+	}
+
 	/**
 	 * Starts a handler with one worker over a backlog of cached objects, holds its first
 	 * call, creates the object "new" (and changes the backlog, if asked), waits until the
@@ -156,8 +221,8 @@ class QueueOrderIntegrationTests {
 		return List.copyOf(calls);
 	}
 
-	private void create(String name, String tenant) throws Exception {
-		this.api
+	private V1ConfigMap create(String name, String tenant) throws Exception {
+		return this.api
 			.createNamespacedConfigMap(this.namespace.name(),
 					new V1ConfigMap().metadata(new V1ObjectMeta().name(this.run + "-" + name)
 						.putLabelsItem("example.com/tenant", tenant)

@@ -74,9 +74,10 @@ public final class Controller<T extends KubernetesObject> {
 	private final HandlerTracing tracing;
 
 	/**
-	 * The keys queued by a warm-up (the workers started or gained them) and by no watch
-	 * event since, kept only while tracing: their calls continue no writer's trace, the
-	 * object having been written before, for another reason than this call.
+	 * The keys queued by a warm-up (the workers started or gained them), the initial list
+	 * or a relist, and by no watch event since, kept only while tracing: their calls
+	 * continue no writer's trace, the object having been written before, for another
+	 * reason than this call, or by a writer no watch event told of.
 	 */
 	private final Set<String> warmedUp = ConcurrentHashMap.newKeySet();
 
@@ -166,7 +167,7 @@ public final class Controller<T extends KubernetesObject> {
 		this.ownWrites = new OwnWrites(informer);
 		this.workers = new WorkerPool(endpoint.name());
 		this.events = new EnqueueingEventHandler<>(endpoint, this.filter, finalizers != null, this.ledger,
-				this::enqueue, this::listed);
+				this::enqueue, this::listed, this::relisted);
 		// observed before queued: a worker that finds an own write in the cache can tell
 		// whether its change has reached this handler, with what came before it
 		informer.addEventHandler(new WhileActive(this.ownWrites.observing(this.events,
@@ -253,6 +254,18 @@ public final class Controller<T extends KubernetesObject> {
 			this.warmedUp.add(key);
 		}
 		enqueue(key, Trigger.ADDED, Priority.LOW);
+	}
+
+	/**
+	 * Queues the key of an object a relist found added or changed: a change no watch told
+	 * of, at normal priority as a watch's, but whose writer is unknown: its call
+	 * continues no trace.
+	 */
+	private void relisted(String key, Trigger trigger) {
+		if (this.tracing != HandlerTracing.NONE) {
+			this.warmedUp.add(key);
+		}
+		enqueue(key, trigger, Priority.NORMAL);
 	}
 
 	/**
@@ -743,10 +756,11 @@ public final class Controller<T extends KubernetesObject> {
 
 	/**
 	 * The trace context a call continues: the one the change it handles brought onto the
-	 * object. Only an add or a change that came through a watch has a writer; and only a
-	 * value the change brought (a new object's, or one that differs from the state
-	 * delivered before) is the writer's: an annotation left from an earlier write, on an
-	 * object someone else changed since, tells nothing of this change.
+	 * object. Only an add or a change that came through a watch has a writer (one a list
+	 * found may have had several since the last watch event); and only a value the change
+	 * brought (a new object's, or one that differs from the state delivered before) is
+	 * the writer's: an annotation left from an earlier write, on an object someone else
+	 * changed since, tells nothing of this change.
 	 */
 	private String carriedTraceContext(String key, Call<T> call) {
 		if (call.trigger() != Trigger.ADDED && call.trigger() != Trigger.CHANGED || this.warmedUp.contains(key)) {
@@ -1014,6 +1028,17 @@ public final class Controller<T extends KubernetesObject> {
 		@Override
 		public void onUpdate(T oldObject, T newObject) {
 			whileActive(newObject, () -> this.delegate.onUpdate(oldObject, newObject));
+		}
+
+		@Override
+		public void onRelistAdd(T object) {
+			whileActive(object, () -> InitialListAwareEventHandler.onRelistAdd(this.delegate, object));
+		}
+
+		@Override
+		public void onRelistUpdate(T oldObject, T newObject) {
+			whileActive(newObject,
+					() -> InitialListAwareEventHandler.onRelistUpdate(this.delegate, oldObject, newObject));
 		}
 
 		@Override

@@ -45,6 +45,8 @@ final class EnqueueingEventHandler<T extends KubernetesObject> implements Initia
 
 	private final Consumer<String> listed;
 
+	private final BiConsumer<String, Trigger> relisted;
+
 	private final boolean handlesDeletes;
 
 	private final boolean handlesUpdates;
@@ -58,14 +60,18 @@ final class EnqueueingEventHandler<T extends KubernetesObject> implements Initia
 	 * @param enqueue queues a key, with why
 	 * @param listed queues the key of an object of the initial list, as work no change
 	 * asked for
+	 * @param relisted queues a key, with why, for an add or change a relist found: a
+	 * change no watch told of, whose writer is unknown
 	 */
 	EnqueueingEventHandler(HandlerEndpoint endpoint, Predicate<T> filter, boolean handlesCleanup,
-			DeliveryLedger<T> ledger, BiConsumer<String, Trigger> enqueue, Consumer<String> listed) {
+			DeliveryLedger<T> ledger, BiConsumer<String, Trigger> enqueue, Consumer<String> listed,
+			BiConsumer<String, Trigger> relisted) {
 		this.endpoint = endpoint;
 		this.filter = filter;
 		this.ledger = ledger;
 		this.enqueue = enqueue;
 		this.listed = listed;
+		this.relisted = relisted;
 		this.handlesDeletes = !endpoint.methods(HandlerMethod.Kind.DELETE).isEmpty();
 		// a cleanup method needs the change that starts a delete, whatever else it has
 		this.handlesUpdates = !endpoint.methods(HandlerMethod.Kind.UPDATE).isEmpty() || handlesCleanup;
@@ -84,7 +90,23 @@ final class EnqueueingEventHandler<T extends KubernetesObject> implements Initia
 	}
 
 	@Override
+	public void onRelistAdd(T object) {
+		if (this.filter.test(object)) {
+			this.relisted.accept(ResourceInformer.key(object), Trigger.ADDED);
+		}
+	}
+
+	@Override
 	public void onUpdate(T oldObject, T newObject) {
+		updated(oldObject, newObject, this.enqueue);
+	}
+
+	@Override
+	public void onRelistUpdate(T oldObject, T newObject) {
+		updated(oldObject, newObject, this.relisted);
+	}
+
+	private void updated(T oldObject, T newObject, BiConsumer<String, Trigger> enqueue) {
 		String key = ResourceInformer.key(newObject);
 		// the old state matching counts too: an add still running has not reached
 		// delivered yet, and its object leaving must still be handled as a delete
@@ -94,7 +116,7 @@ final class EnqueueingEventHandler<T extends KubernetesObject> implements Initia
 		}
 		if (Objects.equals(resourceVersion(oldObject), resourceVersion(newObject))) {
 			if (this.endpoint.wantsResync()) {
-				this.enqueue.accept(key, Trigger.RESYNC);
+				enqueue.accept(key, Trigger.RESYNC);
 			}
 			return;
 		}
@@ -104,7 +126,7 @@ final class EnqueueingEventHandler<T extends KubernetesObject> implements Initia
 			return;
 		}
 		if (callableFor(key, oldObject, newObject)) {
-			this.enqueue.accept(key, Trigger.CHANGED);
+			enqueue.accept(key, Trigger.CHANGED);
 		}
 	}
 

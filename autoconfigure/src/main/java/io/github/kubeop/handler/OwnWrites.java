@@ -118,6 +118,22 @@ final class OwnWrites {
 			}
 
 			@Override
+			public void onRelistAdd(T object) {
+				if (handled.test(object)) {
+					observe(ResourceInformer.key(object), OwnWrites.this.informerName, object);
+				}
+				InitialListAwareEventHandler.onRelistAdd(delegate, object);
+			}
+
+			@Override
+			public void onRelistUpdate(T oldObject, T newObject) {
+				if (handled.test(newObject)) {
+					observe(ResourceInformer.key(newObject), OwnWrites.this.informerName, newObject);
+				}
+				InitialListAwareEventHandler.onRelistUpdate(delegate, oldObject, newObject);
+			}
+
+			@Override
 			public void onDelete(T object, boolean deletedFinalStateUnknown) {
 				delegate.onDelete(object, deletedFinalStateUnknown);
 			}

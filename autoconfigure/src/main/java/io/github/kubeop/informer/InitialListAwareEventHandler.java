@@ -26,6 +26,11 @@ import io.kubernetes.client.informer.ResourceEventHandler;
  * exists, not that it was just created: a handler may treat it as work no change asked
  * for (low priority, no trace context to continue). An add from a later relist or a watch
  * is not in the initial list.
+ * <p>
+ * The handler is also told of the adds and changes a later relist finds (a list after a
+ * watch broke, or its resource version expired), which no watch event told of: they come
+ * from a list, not from the write that made them, so the writer is unknown. Unless
+ * overridden, they are taken as a watch's.
  *
  * @param <T> the Java type of the objects
  * @author Kubeop authors
@@ -45,6 +50,24 @@ public interface InitialListAwareEventHandler<T extends KubernetesObject> extend
 	}
 
 	/**
+	 * Called when a relist finds an object the cache did not hold. It is not in the
+	 * initial list: the object was created while no watch told of it.
+	 * @param object the object
+	 */
+	default void onRelistAdd(T object) {
+		onAdd(object, false);
+	}
+
+	/**
+	 * Called when a relist finds a cached object changed.
+	 * @param oldObject the cached state
+	 * @param newObject the listed state
+	 */
+	default void onRelistUpdate(T oldObject, T newObject) {
+		onUpdate(oldObject, newObject);
+	}
+
+	/**
 	 * Tells a handler of an add, with whether it is in the initial list if the handler
 	 * wants to know.
 	 * @param <T> the Java type of the objects
@@ -58,6 +81,37 @@ public interface InitialListAwareEventHandler<T extends KubernetesObject> extend
 		}
 		else {
 			handler.onAdd(object);
+		}
+	}
+
+	/**
+	 * Tells a handler of an add a relist found, as one if the handler wants to know.
+	 * @param <T> the Java type of the objects
+	 * @param handler the handler
+	 * @param object the added object
+	 */
+	static <T extends KubernetesObject> void onRelistAdd(ResourceEventHandler<T> handler, T object) {
+		if (handler instanceof InitialListAwareEventHandler<T> aware) {
+			aware.onRelistAdd(object);
+		}
+		else {
+			handler.onAdd(object);
+		}
+	}
+
+	/**
+	 * Tells a handler of a change a relist found, as one if the handler wants to know.
+	 * @param <T> the Java type of the objects
+	 * @param handler the handler
+	 * @param oldObject the cached state
+	 * @param newObject the listed state
+	 */
+	static <T extends KubernetesObject> void onRelistUpdate(ResourceEventHandler<T> handler, T oldObject, T newObject) {
+		if (handler instanceof InitialListAwareEventHandler<T> aware) {
+			aware.onRelistUpdate(oldObject, newObject);
+		}
+		else {
+			handler.onUpdate(oldObject, newObject);
 		}
 	}
 

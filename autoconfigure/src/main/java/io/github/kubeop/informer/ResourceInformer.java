@@ -338,7 +338,7 @@ public final class ResourceInformer<T extends KubernetesObject> {
 						distribute((handler) -> handler.onUpdate(cached, loaded));
 					}
 					else {
-						replaced(cached, loaded);
+						replaced(cached, loaded, false);
 					}
 				}
 			}
@@ -630,17 +630,21 @@ public final class ResourceInformer<T extends KubernetesObject> {
 					counted(ResourceInformer.this.addEvents);
 					// a first list is held back until complete: its adds are the initial
 					// list's
-					boolean initial = this.heldBack != null;
-					distribute((handler) -> InitialListAwareEventHandler.onAdd(handler, object, initial));
+					if (this.heldBack != null) {
+						distribute((handler) -> InitialListAwareEventHandler.onAdd(handler, object, true));
+					}
+					else {
+						distribute((handler) -> InitialListAwareEventHandler.onRelistAdd(handler, object));
+					}
 				}
 				else if (!sameObject(old, object)) {
 					ResourceInformer.this.cache.put(object);
-					replaced(old, object);
+					replaced(old, object, true);
 				}
 				else if (!resourceVersion(old).equals(resourceVersion(object))) {
 					ResourceInformer.this.cache.put(object);
 					counted(ResourceInformer.this.updateEvents);
-					distribute((handler) -> handler.onUpdate(old, object));
+					distribute((handler) -> InitialListAwareEventHandler.onRelistUpdate(handler, old, object));
 				}
 			}
 		}
@@ -712,7 +716,7 @@ public final class ResourceInformer<T extends KubernetesObject> {
 				distribute((handler) -> handler.onAdd(object));
 			}
 			else if (!sameObject(old, object)) {
-				replaced(old, object);
+				replaced(old, object, false);
 			}
 			else {
 				counted(this.updateEvents);
@@ -726,12 +730,18 @@ public final class ResourceInformer<T extends KubernetesObject> {
 	 * delete and a re-create that a relist saw as one change): the old object's delete,
 	 * its final state unknown, then the new one's add, never an update across two
 	 * objects. Called under the store lock.
+	 * @param listed whether a relist found the new object, rather than a watch
 	 */
-	private void replaced(T old, T object) {
+	private void replaced(T old, T object, boolean listed) {
 		counted(this.deleteEvents);
 		counted(this.addEvents);
 		distribute((handler) -> handler.onDelete(old, true));
-		distribute((handler) -> handler.onAdd(object));
+		if (listed) {
+			distribute((handler) -> InitialListAwareEventHandler.onRelistAdd(handler, object));
+		}
+		else {
+			distribute((handler) -> handler.onAdd(object));
+		}
 	}
 
 	private static boolean sameObject(KubernetesObject a, KubernetesObject b) {

@@ -217,6 +217,61 @@ class ControllerTests {
 	}
 
 	@Test
+	void addAndChangeFoundByARelistContinueNoTraceAtNormalPriority() {
+		ResourceInformer<V1ConfigMap> informer = InformerEvents.informer(
+				InformerSpec.of("traced", "v1", "ConfigMap", V1ConfigMap.class).withNamespaces("a"),
+				new ResourceKind("", "v1", "ConfigMap", "configmaps", true));
+		List<String> continued = new CopyOnWriteArrayList<>();
+		HandlerTracing tracing = (handler, key, resource, trigger, attempt, traceContext) -> {
+			continued.add(key + " " + trigger + " continues " + ((traceContext != null) ? traceContext : "none"));
+			return HandlerTracing.Traced.NONE;
+		};
+		List<String> queued = new CopyOnWriteArrayList<>();
+		DefaultRateLimitingQueue<String> queue = new DefaultRateLimitingQueue<>("traced",
+				RateLimiters.defaultControllerRateLimiter()) {
+
+			@Override
+			public void add(String key, int priority) {
+				queued.add(key + " at " + priority);
+				super.add(key, priority);
+			}
+
+		};
+		HandlerEndpoint endpoint = HandlerEndpoint.builder("traced", V1ConfigMap.class)
+			.on(HandlerMethod.Kind.ADD, false, (oldObject, object, context) -> null)
+			.on(HandlerMethod.Kind.UPDATE, false, (oldObject, object, context) -> null)
+			.build();
+		Controller<V1ConfigMap> controller = new Controller<>(endpoint, informer, queue, 1, HandlerObserver.NONE, null,
+				true, CallTimeout.NONE, null, tracing);
+		controller.startWorkers();
+		try {
+			InformerEvents.listedFirst(informer, "a",
+					List.of(configMap("relist-changed", "uid-1", "1"), configMap("watch-changed", "uid-2", "2")));
+			await().atMost(Duration.ofSeconds(10)).until(() -> continued.size() == 2);
+			// the watch broke; the relist finds a change and a new object, both written
+			// with a trace context while no watch told of them
+			InformerEvents.relisted(informer, "a", List.of(changed(traced(configMap("relist-changed", "uid-1", "3"))),
+					configMap("watch-changed", "uid-2", "2"), traced(configMap("relist-added", "uid-3", "4"))));
+			// the watch again: its change and add are the writer's
+			InformerEvents.watched(informer, changed(traced(configMap("watch-changed", "uid-2", "5"))));
+			InformerEvents.watched(informer, traced(configMap("watch-added", "uid-4", "6")));
+			await().atMost(Duration.ofSeconds(10)).until(() -> continued.size() == 6);
+			// a relist found the changes, not who wrote them, nor after how many writes
+			assertThat(continued).containsExactlyInAnyOrder("a/relist-changed ADDED continues none",
+					"a/watch-changed ADDED continues none", "a/relist-changed CHANGED continues none",
+					"a/relist-added ADDED continues none", "a/watch-changed CHANGED continues " + TRACE,
+					"a/watch-added ADDED continues " + TRACE);
+			// still changes: no lower priority than a watch's
+			assertThat(queued).containsSubsequence("a/relist-changed at " + Priority.NORMAL,
+					"a/relist-added at " + Priority.NORMAL);
+		}
+		finally {
+			controller.queue().shutDown();
+			controller.stopWorkers(Duration.ofSeconds(5));
+		}
+	}
+
+	@Test
 	void retriesContinueTheTraceContextOfTheFirstFailedAttemptOnlyUntilTheKeySettles() {
 		ResourceInformer<V1ConfigMap> informer = InformerEvents.informer(
 				InformerSpec.of("retried", "v1", "ConfigMap", V1ConfigMap.class).withNamespaces("a"),
@@ -491,6 +546,11 @@ class ControllerTests {
 	private static V1ConfigMap traced(V1ConfigMap configMap) {
 		configMap.getMetadata().annotations(Map.of(TraceContextAnnotation.NAME, TRACE));
 		return configMap;
+	}
+
+	/** A change of the data: a trace context alone is no change to handle. */
+	private static V1ConfigMap changed(V1ConfigMap configMap) {
+		return configMap.data(Map.of("changed", "yes"));
 	}
 
 	private static V1ConfigMap web(V1ConfigMap configMap) {

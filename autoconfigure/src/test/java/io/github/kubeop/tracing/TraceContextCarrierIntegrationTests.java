@@ -15,6 +15,7 @@
  */
 package io.github.kubeop.tracing;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -31,16 +32,23 @@ import io.github.kubeop.autoconfigure.KubeopClientAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopHandlersAutoConfiguration;
 import io.github.kubeop.autoconfigure.KubeopInformersAutoConfiguration;
 import io.github.kubeop.autoconfigure.observation.KubeopObservationAutoConfiguration;
+import io.github.kubeop.handler.HandlerRegistrar;
 import io.github.kubeop.handler.TraceContextAnnotation;
+import io.github.kubeop.informer.ResourceInformer;
+import io.github.kubeop.informer.WatchState;
+import io.github.kubeop.reliability.CompactingControlPlane;
+import io.github.kubeop.test.FaultProxy;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
+import io.github.kubeop.test.controlplane.LocalControlPlane;
 import io.github.kubeop.write.KubernetesTemplate;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.util.PatchUtils;
@@ -59,6 +67,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -246,6 +255,75 @@ class TraceContextCarrierIntegrationTests {
 	}
 
 	@Test
+	void aChangeOrAnAddThatARelistFindsContinuesNoTrace(ControlPlane shared) throws Exception {
+		assumeThat(shared).isInstanceOf(LocalControlPlane.class);
+		// a control plane of its own: without the watch cache a resumed watch reaches
+		// etcd, which compacts old revisions away (410 Gone), so the informer relists
+		try (LocalControlPlane controlPlane = CompactingControlPlane.start();
+				FaultProxy proxy = new FaultProxy(URI.create(controlPlane.serverUrl()).getPort())) {
+			String namespace = "relisted";
+			CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+			api.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace))).execute();
+			OtelTracing readerTracing = new OtelTracing();
+			Reader reader = new Reader(readerTracing);
+			this.runner.withBean(ApiClient.class, () -> controlPlane.apiClientVia(proxy.url()))
+				.withPropertyValues("kubeop.informers.namespaces=" + namespace,
+						"kubeop.informers.resources.tokens.api-version=v1",
+						"kubeop.informers.resources.tokens.kind=Secret",
+						"kubeop.informers.resources.tokens.label-selector=role=token")
+				.withBean(Reader.class, () -> reader)
+				.withBean(ObservationRegistry.class, readerTracing::registry)
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					api.createNamespacedSecret(namespace, token(namespace, "changed")).execute();
+					await().atMost(WAIT).until(() -> reader.calls.contains("changed"));
+					ResourceInformer<?> informer = context.getBean(HandlerRegistrar.class)
+						.controllers()
+						.iterator()
+						.next()
+						.informer();
+					long relists = informer.status().relists();
+					proxy.cut();
+					await().atMost(WAIT).until(() -> informer.status().state() == WatchState.RECONNECTING);
+					// nothing the informer saw is newer than this revision
+					long seen = Long
+						.parseLong(api.listNamespacedSecret(namespace).execute().getMetadata().getResourceVersion());
+					// traced writes while no watch tells of them: a change and an add
+					patch(controlPlane.apiClient(), namespace, "changed", traced("1", "{\"touched\":\"yes\"}"));
+					V1Secret created = token(namespace, "created");
+					created.getMetadata().putAnnotationsItem(TraceContextAnnotation.NAME, traceparent("2"));
+					api.createNamespacedSecret(namespace, created).execute();
+					// once etcd has compacted past it, the watch cannot resume: 410,
+					// relist
+					await().atMost(WAIT)
+						.until(() -> CompactingControlPlane.isCompacted(controlPlane.apiClient(), namespace,
+								Long.toString(seen + 1)));
+					proxy.restore();
+					SpanData add = await().atMost(WAIT)
+						.until(() -> readerTracing.span("kubeop.key", namespace + "/created"), Objects::nonNull);
+					await().atMost(WAIT)
+						.until(() -> readerTracing.spans("kubeop.key", namespace + "/changed").size() == 2);
+					assertThat(informer.status().relists()).as("relists after the cut").isGreaterThan(relists);
+					SpanData change = byStart(readerTracing.spans("kubeop.key", namespace + "/changed")).get(1);
+					// the relist found the writes, not their writers
+					for (SpanData call : List.of(add, change)) {
+						assertThat(call.getParentSpanContext().isValid())
+							.as("the call for %s has a parent",
+									call.getAttributes().get(AttributeKey.stringKey("kubeop.key")))
+							.isFalse();
+						assertThat(call.getTraceId()).isNotIn(TRACE_ID + "1", TRACE_ID + "2");
+					}
+					// the watch again: a traced change it delivers is the writer's
+					patch(controlPlane.apiClient(), namespace, "changed", traced("3", "{\"touched\":\"again\"}"));
+					await().atMost(WAIT)
+						.until(() -> readerTracing.spans("kubeop.key", namespace + "/changed").size() == 3);
+					SpanData watched = byStart(readerTracing.spans("kubeop.key", namespace + "/changed")).get(2);
+					assertThat(watched.getTraceId()).isEqualTo(TRACE_ID + "3");
+				});
+		}
+	}
+
+	@Test
 	void aChangeOfTheTraceContextAloneCallsNoHandler(ControlPlane controlPlane, TestNamespace namespace) {
 		OtelTracing readerTracing = new OtelTracing();
 		Reader reader = new Reader(readerTracing);
@@ -339,6 +417,31 @@ class TraceContextCarrierIntegrationTests {
 				() -> new CoreV1Api(client).patchNamespacedSecret(name, namespace.name(), new V1Patch(patch))
 					.buildCall(null),
 				V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+	}
+
+	/** The trace ids of the test's own trace contexts, each ending in a digit. */
+	private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e473";
+
+	private static String traceparent(String digit) {
+		return "00-" + TRACE_ID + digit + "-00f067aa0ba902b7-01";
+	}
+
+	/** A merge patch of a Secret's labels that brings a new trace context. */
+	private static String traced(String digit, String labels) {
+		return "{\"metadata\":{\"labels\":" + labels + ",\"annotations\":{\"" + TraceContextAnnotation.NAME + "\":\""
+				+ traceparent(digit) + "\"}}}";
+	}
+
+	private static void patch(ApiClient client, String namespace, String name, String patch) throws ApiException {
+		PatchUtils.patch(V1Secret.class,
+				() -> new CoreV1Api(client).patchNamespacedSecret(name, namespace, new V1Patch(patch)).buildCall(null),
+				V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+	}
+
+	private static V1Secret token(String namespace, String name) {
+		return new V1Secret()
+			.metadata(new V1ObjectMeta().name(name).namespace(namespace).labels(Map.of("role", "token")))
+			.stringData(Map.of("token", "t"));
 	}
 
 	private static List<SpanData> byStart(List<SpanData> spans) {

@@ -68,8 +68,10 @@ import io.kubernetes.client.util.PatchUtils;
  * and manager, the same worker count and handler time) when Go is on the PATH. The
  * contenders take turns in an order rotated by repetition.
  * <p>
- * Arguments: repetitions, backlog objects, noisy changes (0: the noisy-neighbour case is
- * not run and its rows of the last run are kept), handler milliseconds.
+ * Arguments: repetitions, backlog objects (0: the backlog case is not run and its rows of
+ * the last run, controller-runtime's among them, are kept), noisy changes (0: the
+ * noisy-neighbour case is not run and its rows of the last run are kept), handler
+ * milliseconds.
  *
  * @author Kubeop authors
  */
@@ -97,24 +99,31 @@ public final class QueueOrderBenchmark {
 		int callMillis = (args.length > 3) ? Integer.parseInt(args[3]) : 5;
 		Results results = new Results("queue-order");
 		results.environment()
-			.put("queue-order", "one worker, a handler call of " + callMillis + " ms; " + repetitions
-					+ " repetitions; times from the API server's answer to the write to the handler's call");
+			.put("queue-order",
+					"one worker, a handler call of " + callMillis + " ms; " + repetitions + " repetitions"
+							+ ((backlog == 0) ? " of the noisy-neighbour case (the backlog rows are the last run's)"
+									: (changes == 0)
+											? " of the backlog case (the noisy-neighbour rows are the last run's)" : "")
+							+ "; times from the API server's answer to the write to the handler's call");
 		String backlogWorkload = String.format(Locale.ROOT, "new object behind a start's backlog of %,d", backlog);
 		Path previous = Path.of("benchmarks", "results", "queue-order.json");
-		if (changes == 0 && Files.exists(previous)) {
-			// a run of the backlog case alone keeps the noisy-neighbour rows of the last
-			// run
+		if ((changes == 0 || backlog == 0) && Files.exists(previous)) {
+			// a run of one case alone keeps the other case's rows of the last run
 			Results last = Results.read(previous);
 			for (Results.Row row : last.rows()) {
-				if (!row.workload().startsWith("new object behind")) {
+				boolean backlogRow = row.workload().startsWith("new object behind");
+				if ((backlogRow && backlog == 0) || (!backlogRow && changes == 0)) {
 					row.samples()
 						.forEach((metric, values) -> values.forEach(
 								(value) -> results.add(row.workload(), row.objects(), row.contender(), metric, value)));
 				}
 			}
+			if (backlog == 0 && last.environment().containsKey("clientGo")) {
+				results.environment().put("clientGo", last.environment().get("clientGo"));
+			}
 		}
 		String noisyWorkload = String.format(Locale.ROOT, "namespace B's change behind %,d of namespace A", changes);
-		Path controllerRuntime = ClientGo.build("priority-queue");
+		Path controllerRuntime = (backlog > 0) ? ClientGo.build("priority-queue") : null;
 		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve())) {
 			ApiClient client = controlPlane.apiClient();
 			CoreV1Api core = new CoreV1Api(client);
@@ -128,7 +137,7 @@ public final class QueueOrderBenchmark {
 				backlogContenders.add(CONTROLLER_RUNTIME);
 			}
 			for (int repetition = 0; repetition < repetitions; repetition++) {
-				for (int i = 0; i < backlogContenders.size(); i++) {
+				for (int i = 0; backlog > 0 && i < backlogContenders.size(); i++) {
 					String contender = backlogContenders.get((i + repetition) % backlogContenders.size());
 					Backlogged result = contender.equals(CONTROLLER_RUNTIME)
 							? behindBacklogInControllerRuntime(controllerRuntime, controlPlane.kubeconfigFile(),

@@ -22,14 +22,23 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import com.google.gson.TypeAdapter;
+import com.google.gson.annotations.JsonAdapter;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonWriter;
 
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +50,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.mock.env.MockEnvironment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * The client built from the {@code kubeop.client} properties, and the discovery of the
@@ -210,6 +220,97 @@ class KubernetesClientPreparationTests {
 		KubeopInformersAutoConfiguration.kubeopClientPreparationUnderAot(environment)
 			.postProcessBeanFactory(beanFactory);
 		assertThat(KubernetesClientPreparation.awaitPrepared(beanFactory)).isNull();
+	}
+
+	@Test
+	void anErrorOnThePreparationsThreadDoesNotLeaveStartUpWaitingForIt(ControlPlane controlPlane) {
+		// the main thread waited for a preparation whose thread the Error had ended (a
+		// type of its own: the client's Gson gives a generated model's subclass the
+		// model's adapter, before any @JsonAdapter)
+		assertTimeoutPreemptively(Duration.ofMinutes(2), () -> this.runner
+			.withPropertyValues("kubeop.client.kubeconfig=" + controlPlane.kubeconfigFile(),
+					"kubeop.informers.resources.maps.api-version=v1", "kubeop.informers.resources.maps.kind=ConfigMap",
+					"kubeop.informers.resources.maps.type=" + ConfigMapWithABadAdapter.class.getName())
+			.run((context) -> {
+				// started or failed as without the preparation: what matters is
+				// that it ended
+			}));
+	}
+
+	@Test
+	void aPreparedClientIsClosedWithAContextThatFailedBeforeTakingIt(ControlPlane controlPlane) {
+		AtomicReference<ApiClient> prepared = FailsAfterThePreparation.prepared;
+		prepared.set(null);
+		this.runner.withBean(FailsAfterThePreparation.class)
+			.withPropertyValues("kubeop.client.kubeconfig=" + controlPlane.kubeconfigFile(),
+					"kubeop.informers.resources.pods.api-version=v1", "kubeop.informers.resources.pods.kind=Pod")
+			.run((context) -> assertThat(context).hasFailed());
+		assertThat(prepared.get()).as("the prepared client").isNotNull();
+		assertThat(prepared.get().getHttpClient().dispatcher().executorService().isShutdown())
+			.as("the prepared client's dispatcher shut down")
+			.isTrue();
+	}
+
+	/**
+	 * A bean of the application, created before Kubeop's beans, that fails once the
+	 * client is prepared.
+	 */
+	static class FailsAfterThePreparation {
+
+		static final AtomicReference<ApiClient> prepared = new AtomicReference<>();
+
+		FailsAfterThePreparation(BeanFactory beanFactory) {
+			prepared.set(KubernetesClientPreparation.awaitPrepared(beanFactory).client());
+			throw new IllegalStateException("a user's bean failed");
+		}
+
+	}
+
+	/**
+	 * A type whose JSON adapter cannot be created: its class's static initializer fails,
+	 * which Gson's {@code getAdapter} throws as an {@link ExceptionInInitializerError}.
+	 */
+	@JsonAdapter(BadAdapter.class)
+	public static class ConfigMapWithABadAdapter implements KubernetesObject {
+
+		@Override
+		public V1ObjectMeta getMetadata() {
+			return null;
+		}
+
+		@Override
+		public String getApiVersion() {
+			return "v1";
+		}
+
+		@Override
+		public String getKind() {
+			return "ConfigMap";
+		}
+
+	}
+
+	/**
+	 * An adapter whose static initializer fails.
+	 */
+	public static class BadAdapter extends TypeAdapter<ConfigMapWithABadAdapter> {
+
+		static final Object FAILS = fail();
+
+		private static Object fail() {
+			throw new IllegalStateException("the adapter's static initializer failed");
+		}
+
+		@Override
+		public void write(JsonWriter out, ConfigMapWithABadAdapter value) {
+			throw new UnsupportedOperationException();
+		}
+
+		@Override
+		public ConfigMapWithABadAdapter read(JsonReader in) {
+			throw new UnsupportedOperationException();
+		}
+
 	}
 
 	/**

@@ -17,6 +17,7 @@
 package io.github.kubeop.autoconfigure;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -39,14 +40,19 @@ import io.github.kubeop.test.controlplane.ControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.Config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.Ordered;
 import org.springframework.mock.env.MockEnvironment;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -206,20 +212,15 @@ class KubernetesClientPreparationTests {
 	}
 
 	@Test
-	void anApplicationNotProcessedAheadOfTimeIsPreparedByTheRegistrarAlone(ControlPlane controlPlane) {
-		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
-		for (String name : List.of("kubernetesApiClient", "kubernetesConnectionDetails")) {
-			RootBeanDefinition definition = new RootBeanDefinition(Object.class);
-			definition.setFactoryBeanName(KubeopClientAutoConfiguration.class.getName());
-			beanFactory.registerBeanDefinition(name, definition);
-		}
-		MockEnvironment environment = new MockEnvironment()
-			.withProperty("kubeop.client.kubeconfig", controlPlane.kubeconfigFile().toString())
-			.withProperty("kubeop.informers.resources.pods.api-version", "v1")
-			.withProperty("kubeop.informers.resources.pods.kind", "Pod");
-		KubeopInformersAutoConfiguration.kubeopClientPreparationUnderAot(environment)
-			.postProcessBeanFactory(beanFactory);
-		assertThat(KubernetesClientPreparation.awaitPrepared(beanFactory)).isNull();
+	void aClientBeanReplacedByAnOrderedPostProcessorIsNotPrepared(ControlPlane controlPlane) {
+		this.runner.withBean(WaitsForThePreparation.class)
+			.withBean(ReplacesTheClientBean.class, () -> new ReplacesTheClientBean(controlPlane.kubeconfigFile()))
+			.withPropertyValues("kubeop.client.kubeconfig=" + controlPlane.kubeconfigFile(),
+					"kubeop.informers.resources.pods.api-version=v1", "kubeop.informers.resources.pods.kind=Pod")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(WaitsForThePreparation.class).prepared).isNull();
+			});
 	}
 
 	@Test
@@ -249,6 +250,43 @@ class KubernetesClientPreparationTests {
 		assertThat(prepared.get().getHttpClient().dispatcher().executorService().isShutdown())
 			.as("the prepared client's dispatcher shut down")
 			.isTrue();
+	}
+
+	/**
+	 * Replaces Kubeop's client bean as a test's {@code @MockitoBean ApiClient} does: from
+	 * an ordered post-processor of the bean factory, which runs after those of the bean
+	 * definition registry.
+	 */
+	static class ReplacesTheClientBean implements BeanFactoryPostProcessor, Ordered {
+
+		private final Path kubeconfig;
+
+		ReplacesTheClientBean(Path kubeconfig) {
+			this.kubeconfig = kubeconfig;
+		}
+
+		@Override
+		public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+			BeanDefinitionRegistry registry = (BeanDefinitionRegistry) beanFactory;
+			registry.removeBeanDefinition("kubernetesApiClient");
+			registry.registerBeanDefinition("kubernetesApiClient",
+					new RootBeanDefinition(ApiClient.class, this::client));
+		}
+
+		private ApiClient client() {
+			try {
+				return Config.fromConfig(this.kubeconfig.toString());
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.LOWEST_PRECEDENCE - 50;
+		}
+
 	}
 
 	/**

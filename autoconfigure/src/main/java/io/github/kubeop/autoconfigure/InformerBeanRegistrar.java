@@ -74,7 +74,6 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 			return;
 		}
 		ClientClassesWarmUp.start();
-		KubernetesClientPreparation.start(registry, this.environment, specs);
 		RootBeanDefinition specsBean = factoryMethodBean(InformerSpecs.class, "informerSpecs", specs.names());
 		registry.registerBeanDefinition(SPECS_BEAN, specsBean);
 		for (String name : specs.names()) {

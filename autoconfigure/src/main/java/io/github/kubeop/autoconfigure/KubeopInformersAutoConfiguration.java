@@ -20,7 +20,6 @@ import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.write.KubernetesTemplate;
 import io.kubernetes.client.openapi.ApiClient;
 
-import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -52,15 +51,17 @@ public final class KubeopInformersAutoConfiguration {
 	}
 
 	/**
-	 * Starts the client's preparation in an application processed ahead of time, from
-	 * which the registrar that starts it otherwise is left out.
+	 * Starts the client's preparation. A plain post-processor, run after the ordered
+	 * ones: a test's {@code @MockitoBean ApiClient} replaces Kubeop's client bean from
+	 * one of those, and the preparation must see that to build no client; and in an
+	 * application processed ahead of time the registrar is left out.
 	 * @param environment the environment
 	 * @return the post-processor
 	 */
 	@Bean
 	static BeanFactoryPostProcessor kubeopClientPreparationUnderAot(Environment environment) {
 		return (beanFactory) -> {
-			if (!AotDetector.useGeneratedArtifacts() || !(beanFactory instanceof BeanDefinitionRegistry registry)) {
+			if (!(beanFactory instanceof BeanDefinitionRegistry registry)) {
 				return;
 			}
 			InformerSpecs specs;

@@ -27,9 +27,11 @@ import io.github.kubeop.informer.UnknownResourceException;
 import io.kubernetes.client.openapi.ApiClient;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.SingletonBeanRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
@@ -52,7 +54,7 @@ import org.springframework.core.env.Environment;
  *
  * @author Kubeop authors
  */
-final class KubernetesClientPreparation {
+final class KubernetesClientPreparation implements DisposableBean {
 
 	static final String BEAN = "kubeopKubernetesClientPreparation";
 
@@ -105,7 +107,27 @@ final class KubernetesClientPreparation {
 			// the connection details bean reports it
 			return;
 		}
-		singletons.registerSingleton(BEAN, new KubernetesClientPreparation(connectionDetails, specs));
+		KubernetesClientPreparation preparation = new KubernetesClientPreparation(connectionDetails, specs);
+		singletons.registerSingleton(BEAN, preparation);
+		// a registered singleton gets no destroy callback of its own: without this, a
+		// context that failed or closed before the client bean took the client leaked
+		// its connections and its dispatcher's threads
+		if (singletons instanceof DefaultSingletonBeanRegistry defaults) {
+			defaults.registerDisposableBean(BEAN, preparation);
+		}
+	}
+
+	/**
+	 * Closes the prepared client unless the client bean took it (then its configuration
+	 * closes it), once the preparation has made it.
+	 */
+	@Override
+	public void destroy() {
+		this.prepared.thenAccept((prepared) -> {
+			if (prepared.client() != this.taken) {
+				close(prepared);
+			}
+		});
 	}
 
 	/**
@@ -202,11 +224,25 @@ final class KubernetesClientPreparation {
 		try {
 			client = KubeopClientAutoConfiguration.buildClient(this.connectionDetails);
 		}
-		catch (IOException | RuntimeException ex) {
-			// the client bean builds it again and reports what went wrong
+		catch (Throwable ex) {
+			// the client bean builds it again and reports what went wrong; an Error too
+			// must complete the preparation, or the main thread would wait for it forever
 			this.prepared.complete(new Prepared(null, null));
 			return;
 		}
+		try {
+			this.prepared.complete(new Prepared(client, discover(client, specs)));
+		}
+		catch (Throwable ex) {
+			// an Error (such as a type's adapter whose static initializer failed): the
+			// client bean builds the client again on the main thread, which meets it
+			// itself
+			close(new Prepared(client, null));
+			this.prepared.completeExceptionally(ex);
+		}
+	}
+
+	private ResourceDiscovery discover(ApiClient client, InformerSpecs specs) {
 		ResourceDiscovery discovery = new ResourceDiscovery(client);
 		for (String name : specs.names()) {
 			InformerSpec<?> spec = specs.spec(name);
@@ -219,13 +255,12 @@ final class KubernetesClientPreparation {
 			}
 			catch (RuntimeException ex) {
 				// a server that cannot be reached (or refuses): the informer beans find
-				// out
-				// themselves, and waiting for a timeout per informer here would only
+				// out themselves, and waiting for a timeout per informer here would only
 				// delay it
 				break;
 			}
 		}
-		this.prepared.complete(new Prepared(client, discovery));
+		return discovery;
 	}
 
 	private static void close(Prepared prepared) {

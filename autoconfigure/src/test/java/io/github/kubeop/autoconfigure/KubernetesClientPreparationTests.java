@@ -17,30 +17,46 @@
 package io.github.kubeop.autoconfigure;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import com.google.gson.TypeAdapter;
+import com.google.gson.annotations.JsonAdapter;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonWriter;
 
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.Config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.Ordered;
 import org.springframework.mock.env.MockEnvironment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * The client built from the {@code kubeop.client} properties, and the discovery of the
@@ -196,20 +212,143 @@ class KubernetesClientPreparationTests {
 	}
 
 	@Test
-	void anApplicationNotProcessedAheadOfTimeIsPreparedByTheRegistrarAlone(ControlPlane controlPlane) {
-		DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
-		for (String name : List.of("kubernetesApiClient", "kubernetesConnectionDetails")) {
-			RootBeanDefinition definition = new RootBeanDefinition(Object.class);
-			definition.setFactoryBeanName(KubeopClientAutoConfiguration.class.getName());
-			beanFactory.registerBeanDefinition(name, definition);
+	void aClientBeanReplacedByAnOrderedPostProcessorIsNotPrepared(ControlPlane controlPlane) {
+		this.runner.withBean(WaitsForThePreparation.class)
+			.withBean(ReplacesTheClientBean.class, () -> new ReplacesTheClientBean(controlPlane.kubeconfigFile()))
+			.withPropertyValues("kubeop.client.kubeconfig=" + controlPlane.kubeconfigFile(),
+					"kubeop.informers.resources.pods.api-version=v1", "kubeop.informers.resources.pods.kind=Pod")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(WaitsForThePreparation.class).prepared).isNull();
+			});
+	}
+
+	@Test
+	void anErrorOnThePreparationsThreadDoesNotLeaveStartUpWaitingForIt(ControlPlane controlPlane) {
+		// the main thread waited for a preparation whose thread the Error had ended (a
+		// type of its own: the client's Gson gives a generated model's subclass the
+		// model's adapter, before any @JsonAdapter)
+		assertTimeoutPreemptively(Duration.ofMinutes(2), () -> this.runner
+			.withPropertyValues("kubeop.client.kubeconfig=" + controlPlane.kubeconfigFile(),
+					"kubeop.informers.resources.maps.api-version=v1", "kubeop.informers.resources.maps.kind=ConfigMap",
+					"kubeop.informers.resources.maps.type=" + ConfigMapWithABadAdapter.class.getName())
+			.run((context) -> {
+				// started or failed as without the preparation: what matters is
+				// that it ended
+			}));
+	}
+
+	@Test
+	void aPreparedClientIsClosedWithAContextThatFailedBeforeTakingIt(ControlPlane controlPlane) {
+		AtomicReference<ApiClient> prepared = FailsAfterThePreparation.prepared;
+		prepared.set(null);
+		this.runner.withBean(FailsAfterThePreparation.class)
+			.withPropertyValues("kubeop.client.kubeconfig=" + controlPlane.kubeconfigFile(),
+					"kubeop.informers.resources.pods.api-version=v1", "kubeop.informers.resources.pods.kind=Pod")
+			.run((context) -> assertThat(context).hasFailed());
+		assertThat(prepared.get()).as("the prepared client").isNotNull();
+		assertThat(prepared.get().getHttpClient().dispatcher().executorService().isShutdown())
+			.as("the prepared client's dispatcher shut down")
+			.isTrue();
+	}
+
+	/**
+	 * Replaces Kubeop's client bean as a test's {@code @MockitoBean ApiClient} does: from
+	 * an ordered post-processor of the bean factory, which runs after those of the bean
+	 * definition registry.
+	 */
+	static class ReplacesTheClientBean implements BeanFactoryPostProcessor, Ordered {
+
+		private final Path kubeconfig;
+
+		ReplacesTheClientBean(Path kubeconfig) {
+			this.kubeconfig = kubeconfig;
 		}
-		MockEnvironment environment = new MockEnvironment()
-			.withProperty("kubeop.client.kubeconfig", controlPlane.kubeconfigFile().toString())
-			.withProperty("kubeop.informers.resources.pods.api-version", "v1")
-			.withProperty("kubeop.informers.resources.pods.kind", "Pod");
-		KubeopInformersAutoConfiguration.kubeopClientPreparationUnderAot(environment)
-			.postProcessBeanFactory(beanFactory);
-		assertThat(KubernetesClientPreparation.awaitPrepared(beanFactory)).isNull();
+
+		@Override
+		public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+			BeanDefinitionRegistry registry = (BeanDefinitionRegistry) beanFactory;
+			registry.removeBeanDefinition("kubernetesApiClient");
+			registry.registerBeanDefinition("kubernetesApiClient",
+					new RootBeanDefinition(ApiClient.class, this::client));
+		}
+
+		private ApiClient client() {
+			try {
+				return Config.fromConfig(this.kubeconfig.toString());
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.LOWEST_PRECEDENCE - 50;
+		}
+
+	}
+
+	/**
+	 * A bean of the application, created before Kubeop's beans, that fails once the
+	 * client is prepared.
+	 */
+	static class FailsAfterThePreparation {
+
+		static final AtomicReference<ApiClient> prepared = new AtomicReference<>();
+
+		FailsAfterThePreparation(BeanFactory beanFactory) {
+			prepared.set(KubernetesClientPreparation.awaitPrepared(beanFactory).client());
+			throw new IllegalStateException("a user's bean failed");
+		}
+
+	}
+
+	/**
+	 * A type whose JSON adapter cannot be created: its class's static initializer fails,
+	 * which Gson's {@code getAdapter} throws as an {@link ExceptionInInitializerError}.
+	 */
+	@JsonAdapter(BadAdapter.class)
+	public static class ConfigMapWithABadAdapter implements KubernetesObject {
+
+		@Override
+		public V1ObjectMeta getMetadata() {
+			return null;
+		}
+
+		@Override
+		public String getApiVersion() {
+			return "v1";
+		}
+
+		@Override
+		public String getKind() {
+			return "ConfigMap";
+		}
+
+	}
+
+	/**
+	 * An adapter whose static initializer fails.
+	 */
+	public static class BadAdapter extends TypeAdapter<ConfigMapWithABadAdapter> {
+
+		static final Object FAILS = fail();
+
+		private static Object fail() {
+			throw new IllegalStateException("the adapter's static initializer failed");
+		}
+
+		@Override
+		public void write(JsonWriter out, ConfigMapWithABadAdapter value) {
+			throw new UnsupportedOperationException();
+		}
+
+		@Override
+		public ConfigMapWithABadAdapter read(JsonReader in) {
+			throw new UnsupportedOperationException();
+		}
+
 	}
 
 	/**

@@ -397,9 +397,8 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 
 		/**
 		 * Protobuf ({@code application/vnd.kubernetes.protobuf}) for the built-in kinds,
-		 * as client-go asks for, with JSON as the fallback: custom resources,
-		 * metadata-only informers, and servers that answer JSON, are read as JSON. The
-		 * default.
+		 * as client-go asks for, with JSON as the fallback: custom resources, and servers
+		 * that answer JSON, are read as JSON.
 		 */
 		PROTOBUF,
 
@@ -409,10 +408,9 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 		JSON;
 
 		/**
-		 * The encoding informers ask for unless configured otherwise: protobuf, which
-		 * costs less CPU per event than JSON on decode-heavy kinds such as Pods.
+		 * The encoding informers ask for unless configured otherwise.
 		 */
-		public static final Encoding DEFAULT = PROTOBUF;
+		public static final Encoding DEFAULT = JSON;
 
 	}
 

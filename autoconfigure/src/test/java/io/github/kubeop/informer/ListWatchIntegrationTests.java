@@ -126,10 +126,7 @@ class ListWatchIntegrationTests {
 		ResourceInformer<V1ConfigMap> informer = registry
 			.informer(InformerSpec.of("stopped-relist", "v1", "ConfigMap", V1ConfigMap.class)
 				.withNamespaces(namespace)
-				.withPageSize(2)
-				// the test reads and splits the pages' JSON; protobuf's paged lists are
-				// ProtobufInformerIntegrationTests'
-				.withEncoding(InformerSpec.Encoding.JSON));
+				.withPageSize(2));
 		List<String> deleted = new CopyOnWriteArrayList<>();
 		informer.addEventHandler(new ResourceEventHandler<>() {
 
@@ -184,10 +181,7 @@ class ListWatchIntegrationTests {
 		ResourceInformer<V1ConfigMap> informer = registry
 			.informer(InformerSpec.of("stopped-list", "v1", "ConfigMap", V1ConfigMap.class)
 				.withNamespaces(namespace)
-				.withPageSize(2)
-				// the test reads and splits the pages' JSON; protobuf's paged lists are
-				// ProtobufInformerIntegrationTests'
-				.withEncoding(InformerSpec.Encoding.JSON));
+				.withPageSize(2));
 		List<String> added = new CopyOnWriteArrayList<>();
 		informer.addEventHandler(new ResourceEventHandler<>() {
 
@@ -265,10 +259,7 @@ class ListWatchIntegrationTests {
 		ResourceInformer<V1ConfigMap> informer = registry
 			.informer(InformerSpec.of("gate-relist", "v1", "ConfigMap", V1ConfigMap.class)
 				.withNamespaces(namespace)
-				.withPageSize(2)
-				// the test reads and splits the pages' JSON; protobuf's paged lists are
-				// ProtobufInformerIntegrationTests'
-				.withEncoding(InformerSpec.Encoding.JSON));
+				.withPageSize(2));
 		registry.start();
 		try {
 			registry.awaitSync(Duration.ofSeconds(30));

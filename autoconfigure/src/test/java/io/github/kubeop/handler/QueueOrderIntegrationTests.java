@@ -114,14 +114,7 @@ class QueueOrderIntegrationTests {
 		this.run = "run-" + System.nanoTime();
 		for (int i = 0; i < BACKLOG; i++) {
 			V1ConfigMap owner = create("owner-" + i, "a");
-			this.api.createNamespacedSecret(namespace.name(),
-					new V1Secret().metadata(new V1ObjectMeta().name(this.run + "-owned-" + i)
-						.addOwnerReferencesItem(new V1OwnerReference().apiVersion("v1")
-							.kind("ConfigMap")
-							.name(owner.getMetadata().getName())
-							.uid(owner.getMetadata().getUid())
-							.controller(true))))
-				.execute();
+			createOwned("owned-" + i, owner);
 		}
 		this.informers = new InformerRegistry(client);
 		Map<String, List<Integer>> priorities = new ConcurrentHashMap<>();
@@ -149,14 +142,7 @@ class QueueOrderIntegrationTests {
 		await().atMost(Duration.ofSeconds(60)).until(() -> calls.size() >= BACKLOG);
 		// the sentinel: a new owned object's owner, queued by a watched add
 		V1ConfigMap owner = create("owner-new", "b");
-		this.api.createNamespacedSecret(namespace.name(),
-				new V1Secret().metadata(new V1ObjectMeta().name(this.run + "-owned-new")
-					.addOwnerReferencesItem(new V1OwnerReference().apiVersion("v1")
-						.kind("ConfigMap")
-						.name(owner.getMetadata().getName())
-						.uid(owner.getMetadata().getUid())
-						.controller(true))))
-			.execute();
+		createOwned("owned-new", owner);
 		String sentinel = namespace.name() + "/" + owner.getMetadata().getName();
 		await().atMost(Duration.ofSeconds(60)).until(() -> priorities.getOrDefault(sentinel, List.of()).size() >= 2);
 		assertThat(priorities.get(sentinel)).as("the new object's and its owned object's adds")
@@ -227,6 +213,20 @@ class QueueOrderIntegrationTests {
 					new V1ConfigMap().metadata(new V1ObjectMeta().name(this.run + "-" + name)
 						.putLabelsItem("example.com/tenant", tenant)
 						.putLabelsItem("run", this.run)).putDataItem("v", "1"))
+			.execute();
+	}
+
+	/**
+	 * Creates a Secret whose controller is the given ConfigMap.
+	 */
+	private void createOwned(String name, V1ConfigMap owner) throws Exception {
+		this.api.createNamespacedSecret(this.namespace.name(),
+				new V1Secret().metadata(new V1ObjectMeta().name(this.run + "-" + name)
+					.addOwnerReferencesItem(new V1OwnerReference().apiVersion("v1")
+						.kind("ConfigMap")
+						.name(owner.getMetadata().getName())
+						.uid(owner.getMetadata().getUid())
+						.controller(true))))
 			.execute();
 	}
 

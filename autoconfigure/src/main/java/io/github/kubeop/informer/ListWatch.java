@@ -36,6 +36,7 @@ import com.google.gson.JsonIOException;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -540,7 +541,13 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		while (reader.hasNext()) {
 			switch (reader.nextName()) {
 				case "items" -> {
-					readItems(reader, onObject, onUnreadable);
+					if (reader.peek() == JsonToken.NULL) {
+						// an empty PartialObjectMetadataList: Go writes its nil items so
+						reader.nextNull();
+					}
+					else {
+						readItems(reader, onObject, onUnreadable);
+					}
 					hasItems = true;
 				}
 				case "metadata" -> {
@@ -1111,8 +1118,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		boolean watch = query.stream().anyMatch((pair) -> "watch".equals(pair.getName()));
 		// JSON stays acceptable: a server (or a proxy) that does not speak protobuf
 		// answers JSON
-		String accept = (this.protobuf != null) ? ProtobufDecoder.MEDIA_TYPE + ", application/json"
-				: this.informer.accept(watch);
+		String accept = (this.protobuf != null) ? this.protobuf.accept(watch) : this.informer.accept(watch);
 		return ApiRequests.get(this.client, this.informer.resource().collectionPath(this.namespace), query, accept);
 	}
 

@@ -49,6 +49,21 @@ public final class PartialObjectMetadata implements KubernetesObject {
 	static final String WATCH_MEDIA_TYPE = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,"
 			+ "application/json";
 
+	/**
+	 * What a metadata-only informer on protobuf accepts for lists, as client-go's
+	 * metadata client asks: the metadata in protobuf, which the API server serves for
+	 * custom resources too (it is a {@code meta.k8s.io} type, not theirs), then in JSON,
+	 * then the full objects in JSON from a server that cannot convert them.
+	 */
+	static final String PROTOBUF_LIST_MEDIA_TYPE = ProtobufDecoder.MEDIA_TYPE
+			+ ";as=PartialObjectMetadataList;g=meta.k8s.io;v=v1," + LIST_MEDIA_TYPE;
+
+	/**
+	 * What a metadata-only informer on protobuf accepts for watches.
+	 */
+	static final String PROTOBUF_WATCH_MEDIA_TYPE = ProtobufDecoder.MEDIA_TYPE
+			+ ";as=PartialObjectMetadata;g=meta.k8s.io;v=v1," + WATCH_MEDIA_TYPE;
+
 	private String apiVersion;
 
 	private String kind;

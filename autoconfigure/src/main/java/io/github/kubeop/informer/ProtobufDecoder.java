@@ -57,7 +57,9 @@ import io.github.kubeop.informer.ProtobufTable.ValueType;
  * protobuf encoding ({@code application/vnd.kubernetes.protobuf}) into the client's
  * models, without protobuf message classes: a list response (the {@code k8s\0} magic, a
  * {@code runtime.Unknown} envelope, the list) one item at a time, and a watch's frames
- * ({@code WatchEvent}s whose objects are such envelopes).
+ * ({@code WatchEvent}s whose objects are such envelopes). A metadata-only informer, of
+ * any kind, reads {@code meta.k8s.io/v1} {@code PartialObjectMetadata} the same way into
+ * {@link PartialObjectMetadata}.
  * <p>
  * The models equal what the JSON path decodes, with the help of {@link ProtobufTable}:
  * protobuf sends every value field of a Go struct even when it is zero, where JSON leaves
@@ -89,6 +91,8 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 
 	private static final String STATUS = "k8s.io/apimachinery/pkg/apis/meta/v1.Status";
 
+	private static final String PARTIAL_OBJECT_METADATA = "k8s.io/apimachinery/pkg/apis/meta/v1.PartialObjectMetadata";
+
 	private static final Set<String> UNIQUE_METADATA_FIELDS = Set.of("name", "uid", "resourceVersion");
 
 	private static final int SHARED_CAPACITY = 4096;
@@ -104,6 +108,12 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 	private final String apiVersion;
 
 	private final String kind;
+
+	/**
+	 * Whether the objects are {@link PartialObjectMetadata}, which take the resource's
+	 * apiVersion and kind rather than {@code meta.k8s.io/v1}'s.
+	 */
+	private final boolean metadataOnly;
 
 	private final boolean deduplicate;
 
@@ -139,6 +149,7 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 		this.type = type;
 		this.apiVersion = resource.apiVersion();
 		this.kind = resource.kind();
+		this.metadataOnly = type == PartialObjectMetadata.class;
 		this.deduplicate = standardTransforms.contains(StandardTransform.DEDUPLICATE_STRINGS);
 		this.skipManagedFields = standardTransforms.contains(StandardTransform.STRIP_MANAGED_FIELDS)
 				|| !clientKeepsManagedFields;
@@ -151,8 +162,9 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 
 	/**
 	 * Returns a decoder for an informer's objects, or {@code null} if its kind has no
-	 * protobuf encoding that this decoder knows: custom resources, dynamic objects,
-	 * metadata-only informers, and kinds the table does not have.
+	 * protobuf encoding that this decoder knows: custom resources, dynamic objects, and
+	 * kinds the table does not have. A metadata-only informer has one whatever its kind:
+	 * the API server sends the metadata of custom resources in protobuf too.
 	 * @param <T> the Java type of the objects
 	 * @param spec the informer's spec
 	 * @param resource the informer's resource
@@ -162,10 +174,10 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 	static <T extends KubernetesObject> ProtobufDecoder<T> of(InformerSpec<T> spec, ResourceKind resource,
 			Gson clientGson) {
 		ProtobufTable table = ProtobufTable.get();
-		String goType = table.goType(resource.group(), resource.version(), resource.kind());
-		if (goType == null || spec.metadataOnly()
-				|| !io.kubernetes.client.common.KubernetesObject.class.isAssignableFrom(spec.type())
-				|| !spec.type().getName().startsWith("io.kubernetes.client.openapi.")) {
+		String goType = spec.metadataOnly() ? PARTIAL_OBJECT_METADATA
+				: table.goType(resource.group(), resource.version(), resource.kind());
+		if (goType == null || (!spec.metadataOnly() && (!KubernetesObject.class.isAssignableFrom(spec.type())
+				|| !spec.type().getName().startsWith("io.kubernetes.client.openapi.")))) {
 			return null;
 		}
 		try {
@@ -175,6 +187,20 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 		catch (NoSuchMethodException ex) {
 			return null;
 		}
+	}
+
+	/**
+	 * Returns what a list or watch of this decoder's objects accepts: protobuf, and JSON
+	 * from a server that does not send it.
+	 * @param watch whether the request is a watch
+	 * @return the {@code Accept} header
+	 */
+	String accept(boolean watch) {
+		if (this.metadataOnly) {
+			return watch ? PartialObjectMetadata.PROTOBUF_WATCH_MEDIA_TYPE
+					: PartialObjectMetadata.PROTOBUF_LIST_MEDIA_TYPE;
+		}
+		return MEDIA_TYPE + ", application/json";
 	}
 
 	/**
@@ -378,9 +404,13 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 			return new Event<>(eventType, null, null, null, tree);
 		}
 		T decoded = this.type.cast(object);
+		// metadata comes as meta.k8s.io/v1 PartialObjectMetadata and is cached as the
+		// resource's, as on JSON
+		boolean envelope = !this.metadataOnly;
 		try {
-			this.setApiVersion.invoke(decoded, (objectApiVersion != null) ? objectApiVersion : this.apiVersion);
-			this.setKind.invoke(decoded, (objectKind != null) ? objectKind : this.kind);
+			this.setApiVersion.invoke(decoded,
+					(envelope && objectApiVersion != null) ? objectApiVersion : this.apiVersion);
+			this.setKind.invoke(decoded, (envelope && objectKind != null) ? objectKind : this.kind);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new IllegalStateException(ex);

@@ -423,6 +423,42 @@ class ProtobufDecoderIntegrationTests {
 	}
 
 	/**
+	 * The metadata of every kind the API server lists, custom resources included, comes
+	 * in protobuf when asked for as {@code meta.k8s.io/v1} {@code PartialObjectMetadata},
+	 * and decodes as the JSON path decodes it.
+	 */
+	@Test
+	void metadataOfEveryKindDecodesFromProtobufAsFromJson() throws Exception {
+		Manifests manifests = new Manifests(this.admin);
+		manifests.apply(new org.springframework.core.io.ClassPathResource("io/github/kubeop/typed/crds.yaml")
+			.getContentAsString(java.nio.charset.StandardCharsets.UTF_8), this.namespace.name());
+		manifests.apply("""
+				apiVersion: typed.kubeop.test/v1
+				kind: Gadget
+				metadata:
+				  name: one
+				  labels: {app: web}
+				  annotations: {kubectl.kubernetes.io/last-applied-configuration: '{"kind":"Gadget"}'}
+				spec: {title: one}
+				""", this.namespace.name());
+		Map<String, Integer> compared = new java.util.TreeMap<>();
+		for (ResourceKind resource : listableResources()) {
+			String path = resource.collectionPath(resource.namespaced() ? this.namespace.name() : null);
+			JsonObject json = getJson(path, PartialObjectMetadata.LIST_MEDIA_TYPE);
+			assertThat(json.get("kind").getAsString()).as(resource.toString()).isEqualTo("PartialObjectMetadataList");
+			byte[] protobuf = listProtobuf(path, PartialObjectMetadata.PROTOBUF_LIST_MEDIA_TYPE);
+			compared.put(resource.toString(),
+					assertSameModels(new Listable(resource, PartialObjectMetadata.class), json, protobuf));
+		}
+		System.out.println("Compared the metadata of " + compared.values().stream().mapToInt(Integer::intValue).sum()
+				+ " objects of " + compared.size() + " kinds: " + compared);
+		for (String kind : List.of("pods/v1", "configmaps/v1", "deployments.apps/v1", "gadgets.typed.kubeop.test/v1",
+				"customresourcedefinitions.apiextensions.k8s.io/v1")) {
+			assertThat(compared.get(kind)).as(kind).isGreaterThanOrEqualTo(6);
+		}
+	}
+
+	/**
 	 * Decodes both lists with every combination of transforms and both client
 	 * configurations, and compares the models of the objects that are at the same
 	 * resourceVersion in both.
@@ -438,7 +474,9 @@ class ProtobufDecoderIntegrationTests {
 			for (Set<StandardTransform> transforms : TRANSFORMS) {
 				ResourceInformer informer = new ResourceInformer<>(spec(type, transforms), resource, client);
 				Map<String, Object> expected = new LinkedHashMap<>();
-				for (JsonElement item : json.getAsJsonArray("items")) {
+				// an empty list of metadata has "items": null
+				JsonElement items = json.get("items");
+				for (JsonElement item : items.isJsonNull() ? new com.google.gson.JsonArray() : items.getAsJsonArray()) {
 					JsonObject object = item.deepCopy().getAsJsonObject();
 					object.addProperty("apiVersion", resource.apiVersion());
 					object.addProperty("kind", resource.kind());
@@ -496,6 +534,20 @@ class ProtobufDecoderIntegrationTests {
 	 */
 	private List<Listable> listables() throws IOException {
 		List<Listable> listables = new ArrayList<>();
+		for (ResourceKind resource : listableResources()) {
+			Class<?> type = ModelMapper.getApiTypeClass(resource.group(), resource.version(), resource.kind());
+			if (type != null && KubernetesObject.class.isAssignableFrom(type)) {
+				listables.add(new Listable(resource, type));
+			}
+		}
+		return listables;
+	}
+
+	/**
+	 * The kinds the API server serves lists of.
+	 */
+	private List<ResourceKind> listableResources() throws IOException {
+		List<ResourceKind> listables = new ArrayList<>();
 		List<String> groupVersions = new ArrayList<>();
 		groupVersions.add("/api/v1");
 		for (JsonElement group : getJson("/apis").getAsJsonArray("groups")) {
@@ -514,22 +566,19 @@ class ProtobufDecoderIntegrationTests {
 				if (name.contains("/") || !resource.getAsJsonArray("verbs").toString().contains("\"list\"")) {
 					continue;
 				}
-				String kind = resource.get("kind").getAsString();
-				Class<?> type = ModelMapper.getApiTypeClass(group, version, kind);
-				if (type == null || !KubernetesObject.class.isAssignableFrom(type)) {
-					continue;
-				}
-				listables.add(new Listable(
-						new ResourceKind(group, version, kind, name, resource.get("namespaced").getAsBoolean()), type));
+				listables.add(new ResourceKind(group, version, resource.get("kind").getAsString(), name,
+						resource.get("namespaced").getAsBoolean()));
 			}
 		}
 		return listables;
 	}
 
 	private JsonObject getJson(String path) throws IOException {
-		Request request = new Request.Builder().url(this.admin.getBasePath() + path)
-			.header("Accept", "application/json")
-			.build();
+		return getJson(path, "application/json");
+	}
+
+	private JsonObject getJson(String path, String accept) throws IOException {
+		Request request = new Request.Builder().url(this.admin.getBasePath() + path).header("Accept", accept).build();
 		try (Response response = this.admin.getHttpClient().newCall(request).execute()) {
 			assertThat(response.code()).as(path).isEqualTo(200);
 			return JsonParser.parseString(response.body().string()).getAsJsonObject();
@@ -541,9 +590,11 @@ class ProtobufDecoderIntegrationTests {
 	}
 
 	private byte[] listProtobuf(String path) throws IOException {
-		Request request = new Request.Builder().url(this.admin.getBasePath() + path)
-			.header("Accept", ProtobufDecoder.MEDIA_TYPE)
-			.build();
+		return listProtobuf(path, ProtobufDecoder.MEDIA_TYPE);
+	}
+
+	private byte[] listProtobuf(String path, String accept) throws IOException {
+		Request request = new Request.Builder().url(this.admin.getBasePath() + path).header("Accept", accept).build();
 		try (Response response = this.admin.getHttpClient().newCall(request).execute()) {
 			assertThat(response.code()).as(path).isEqualTo(200);
 			assertThat(response.header("Content-Type")).as(path).startsWith(ProtobufDecoder.MEDIA_TYPE);

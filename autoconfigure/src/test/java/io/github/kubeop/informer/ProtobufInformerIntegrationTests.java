@@ -29,6 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
 import io.github.kubeop.test.KubernetesTest;
+import io.github.kubeop.test.Manifests;
 import io.github.kubeop.test.controlplane.ControlPlane;
 import io.github.kubeop.typed.Gadget;
 import io.kubernetes.client.openapi.ApiClient;
@@ -42,6 +43,8 @@ import okhttp3.Protocol;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.core.io.ClassPathResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -140,6 +143,174 @@ class ProtobufInformerIntegrationTests {
 		finally {
 			registry.stop();
 			jsonRegistry.stop();
+		}
+	}
+
+	@Test
+	void metadataOnlyWatchListAndWatchOnProtobufHoldWhatJsonHolds(ControlPlane controlPlane, ApiClient direct)
+			throws Exception {
+		assertSameMetadataAsJson(controlPlane, direct, ListStrategy.WATCH_LIST, "proto-meta-watch-list");
+	}
+
+	@Test
+	void metadataOnlyPagedListAndWatchOnProtobufHoldWhatJsonHolds(ControlPlane controlPlane, ApiClient direct)
+			throws Exception {
+		assertSameMetadataAsJson(controlPlane, direct, ListStrategy.LIST, "proto-meta-list");
+	}
+
+	/**
+	 * Metadata-only informers of a built-in kind and of a custom resource, one pair on
+	 * JSON and one on protobuf, hold equal objects through lists (or watch-lists),
+	 * watched changes and a relist after a watch that failed with {@code 410 Gone}; the
+	 * protobuf pair asks for the metadata in protobuf, and the API server sends it so for
+	 * both kinds.
+	 */
+	private void assertSameMetadataAsJson(ControlPlane controlPlane, ApiClient direct, ListStrategy strategy,
+			String prefix) throws Exception {
+		CoreV1Api api = new CoreV1Api(direct);
+		String namespace = ListWatchIntegrationTests.namespace(api, prefix);
+		for (int i = 0; i < 12; i++) {
+			create(api, namespace, "item-" + i);
+		}
+		Manifests manifests = new Manifests(direct);
+		manifests.apply(
+				new ClassPathResource("io/github/kubeop/typed/crds.yaml").getContentAsString(StandardCharsets.UTF_8),
+				namespace);
+		for (int i = 0; i < 3; i++) {
+			applyGadget(manifests, namespace, "gadget-" + i, "1");
+		}
+		Exchanges exchanges = new Exchanges();
+		ApiClient client = controlPlane.apiClient();
+		ExpireNextWatch expiry = new ExpireNextWatch();
+		client.setHttpClient(
+				client.getHttpClient().newBuilder().addInterceptor(exchanges).addInterceptor(expiry).build());
+		InformerRegistry jsonRegistry = new InformerRegistry(client);
+		InformerRegistry registry = new InformerRegistry(client);
+		jsonRegistry.setListStrategy(strategy);
+		registry.setListStrategy(strategy);
+		InformerSpec<PartialObjectMetadata> configMaps = metadataSpec("configmaps", "v1", "ConfigMap", namespace);
+		InformerSpec<PartialObjectMetadata> gadgets = metadataSpec("gadgets", "typed.kubeop.test/v1", "Gadget",
+				namespace);
+		// none of these: an empty list of metadata is "items": null in JSON
+		InformerSpec<PartialObjectMetadata> gizmos = metadataSpec("gizmos", "typed.kubeop.test/v1", "Gizmo", namespace);
+		List<ResourceInformer<PartialObjectMetadata>> json = List.of(
+				jsonRegistry.informer(configMaps.withEncoding(InformerSpec.Encoding.JSON)),
+				jsonRegistry.informer(gadgets.withEncoding(InformerSpec.Encoding.JSON)),
+				jsonRegistry.informer(gizmos.withEncoding(InformerSpec.Encoding.JSON)));
+		List<ResourceInformer<PartialObjectMetadata>> protobuf = List.of(
+				registry.informer(configMaps.withEncoding(InformerSpec.Encoding.PROTOBUF)),
+				registry.informer(gadgets.withEncoding(InformerSpec.Encoding.PROTOBUF)),
+				registry.informer(gizmos.withEncoding(InformerSpec.Encoding.PROTOBUF)));
+		long decodedBefore = ProtobufDecoder.decodedObjects();
+		jsonRegistry.start();
+		registry.start();
+		try {
+			jsonRegistry.awaitSync(Duration.ofSeconds(60));
+			registry.awaitSync(Duration.ofSeconds(60));
+			assertThat(protobuf.get(0).lister().list()).hasSize(12);
+			assertThat(protobuf.get(1).lister().list()).hasSize(3);
+			assertThat(protobuf.get(2).lister().list()).isEmpty();
+			assertThat(json.get(2).lister().list()).isEmpty();
+			PartialObjectMetadata item = protobuf.get(0).lister().namespace(namespace).get("item-0");
+			assertThat(item.getApiVersion()).isEqualTo("v1");
+			assertThat(item.getKind()).isEqualTo("ConfigMap");
+			assertThat(item.getMetadata().getLabels()).containsEntry("transformed", "yes");
+			assertThat(item.getMetadata().getAnnotations()).containsKey("team").doesNotContainKey(LAST_APPLIED);
+			assertThat(protobuf.get(1).lister().namespace(namespace).get("gadget-0").getKind()).isEqualTo("Gadget");
+			awaitSameMetadata(json, protobuf, namespace, "item-0", "gadget-0");
+			// changes while watching
+			V1ConfigMap changed = api.readNamespacedConfigMap("item-1", namespace).execute();
+			changed.getMetadata().putLabelsItem("v", "2");
+			api.replaceNamespacedConfigMap("item-1", namespace, changed).execute();
+			api.deleteNamespacedConfigMap("item-2", namespace).execute();
+			applyGadget(manifests, namespace, "gadget-1", "2");
+			create(api, namespace, "sentinel-1");
+			applyGadget(manifests, namespace, "gadget-sentinel-1", "1");
+			awaitSameMetadata(json, protobuf, namespace, "sentinel-1", "gadget-sentinel-1");
+			assertThat(protobuf.get(0).lister().namespace(namespace).get("item-1").getMetadata().getLabels())
+				.containsEntry("v", "2");
+			assertThat(protobuf.get(0).lister().namespace(namespace).get("item-2")).isNull();
+			assertThat(protobuf.get(1).lister().namespace(namespace).get("gadget-1").getMetadata().getLabels())
+				.containsEntry("v", "2");
+			// the metadata of both kinds, custom resources included, came in protobuf
+			for (String resource : List.of("configmaps", "gadgets")) {
+				assertThat(exchanges.of(namespace, resource))
+					.filteredOn((exchange) -> exchange.accept().startsWith(ProtobufDecoder.MEDIA_TYPE))
+					.as(resource)
+					.isNotEmpty()
+					.allSatisfy((exchange) -> {
+						assertThat(exchange.accept()).contains(";as=PartialObjectMetadata");
+						assertThat(exchange.contentType()).startsWith(ProtobufDecoder.MEDIA_TYPE);
+					})
+					.anySatisfy((exchange) -> assertThat(exchange.url().queryParameter("watch")).isEqualTo("true"));
+				assertThat(exchanges.of(namespace, resource))
+					.filteredOn((exchange) -> !exchange.accept().contains(ProtobufDecoder.MEDIA_TYPE))
+					.as(resource)
+					.isNotEmpty()
+					.allSatisfy((exchange) -> assertThat(exchange.contentType()).startsWith("application/json"));
+			}
+			// a watch that fails with 410 Gone, sent in protobuf: a relist
+			long relists = relists(protobuf);
+			expiry.expireNext();
+			create(api, namespace, "sentinel-2");
+			applyGadget(manifests, namespace, "gadget-sentinel-2", "1");
+			await().atMost(Duration.ofSeconds(60)).until(() -> relists(protobuf) > relists);
+			awaitSameMetadata(json, protobuf, namespace, "sentinel-2", "gadget-sentinel-2");
+			assertThat(expiry.expired).isTrue();
+			assertThat(ProtobufDecoder.decodedObjects() - decodedBefore).isGreaterThanOrEqualTo(15 + 5);
+		}
+		finally {
+			registry.stop();
+			jsonRegistry.stop();
+		}
+	}
+
+	private static long relists(List<ResourceInformer<PartialObjectMetadata>> informers) {
+		return informers.stream().mapToLong((informer) -> informer.status().relists()).sum();
+	}
+
+	private static InformerSpec<PartialObjectMetadata> metadataSpec(String name, String apiVersion, String kind,
+			String namespace) {
+		return InformerSpec.of(name, apiVersion, kind, PartialObjectMetadata.class)
+			.withNamespaces(namespace)
+			.withPageSize(5)
+			.withWatchTimeouts(Duration.ofSeconds(3), InformerSpec.DEFAULT_STALL_TIMEOUT)
+			.withStandardTransforms(StandardTransform.STRIP_LAST_APPLIED_CONFIGURATION,
+					StandardTransform.DEDUPLICATE_STRINGS)
+			.withTransform((metadata) -> {
+				metadata.getMetadata().putLabelsItem("transformed", "yes");
+				return metadata;
+			});
+	}
+
+	private static void applyGadget(Manifests manifests, String namespace, String name, String version) {
+		manifests.apply("""
+				apiVersion: typed.kubeop.test/v1
+				kind: Gadget
+				metadata:
+				  name: %s
+				  labels: {app: web, v: "%s"}
+				  annotations: {team: a, kubectl.kubernetes.io/last-applied-configuration: '{"kind":"Gadget"}'}
+				spec: {title: %s, replicas: 1}
+				""".formatted(name, version, name), namespace);
+	}
+
+	/**
+	 * Waits until each JSON informer holds its sentinel and the protobuf informers hold
+	 * theirs, then checks that each pair holds equal objects.
+	 */
+	private static void awaitSameMetadata(List<ResourceInformer<PartialObjectMetadata>> json,
+			List<ResourceInformer<PartialObjectMetadata>> protobuf, String namespace, String... sentinels) {
+		Comparator<PartialObjectMetadata> byName = Comparator.comparing((object) -> object.getMetadata().getName());
+		for (int i = 0; i < sentinels.length; i++) {
+			ResourceInformer<PartialObjectMetadata> fromJson = json.get(i);
+			ResourceInformer<PartialObjectMetadata> fromProtobuf = protobuf.get(i);
+			String sentinel = sentinels[i];
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> fromJson.lister().namespace(namespace).get(sentinel) != null
+						&& fromProtobuf.lister().namespace(namespace).get(sentinel) != null);
+			assertThat(fromProtobuf.lister().list().stream().sorted(byName).toList())
+				.isEqualTo(fromJson.lister().list().stream().sorted(byName).toList());
 		}
 	}
 

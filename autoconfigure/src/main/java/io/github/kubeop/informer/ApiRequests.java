@@ -17,6 +17,7 @@
 package io.github.kubeop.informer;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -102,7 +103,8 @@ final class ApiRequests {
 	 * @param response the response
 	 * @return the successful response
 	 * @throws ApiException with the status code and body of an unsuccessful response,
-	 * which is closed
+	 * which is closed; a {@code Status} the server sent in protobuf is the body as JSON,
+	 * so that its message and reason are read as those of a JSON answer
 	 * @throws IOException if the body of an unsuccessful response cannot be read
 	 */
 	static Response checked(Response response) throws ApiException, IOException {
@@ -110,7 +112,15 @@ final class ApiRequests {
 			return response;
 		}
 		try (response) {
-			String body = (response.body() != null) ? response.body().string() : "";
+			String body = "";
+			if (response.body() != null && ProtobufDecoder.isProtobuf(response.header("Content-Type"))) {
+				byte[] bytes = response.body().bytes();
+				String status = ProtobufDecoder.statusJson(bytes);
+				body = (status != null) ? status : new String(bytes, StandardCharsets.UTF_8);
+			}
+			else if (response.body() != null) {
+				body = response.body().string();
+			}
 			throw new ApiException(response.code(), response.headers().toMultimap(), body);
 		}
 	}

@@ -291,6 +291,67 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 		return metadata;
 	}
 
+	/**
+	 * Reads the {@code Status} of a response that failed in protobuf (a list or watch
+	 * that the API server refused) as the JSON the server sends when asked for JSON, so
+	 * that its message, reason and details are read as on JSON.
+	 * @param body the response's body
+	 * @return the Status as JSON, or {@code null} if the body is not a protobuf Status
+	 */
+	static String statusJson(byte[] body) {
+		try {
+			// a decoder of any kind reads a Status, as a watch's error events
+			ProtobufDecoder<PartialObjectMetadata> decoder = new ProtobufDecoder<>(ProtobufTable.get(),
+					PARTIAL_OBJECT_METADATA, PartialObjectMetadata.class,
+					new ResourceKind("meta.k8s.io", "v1", "PartialObjectMetadata", "", false), Set.of(), true);
+			CodedInputStream in = CodedInputStream.newInstance(body);
+			readMagic(in);
+			V1Status status = null;
+			String apiVersion = "v1";
+			String kind = null;
+			// runtime.Unknown: typeMeta = 1, raw = 2
+			int tag;
+			while ((tag = in.readTag()) != 0) {
+				int number = WireFormat.getTagFieldNumber(tag);
+				int limit = (number == 1 || number == 2) ? in.pushLimit(in.readRawVarint32()) : -1;
+				if (number == 1) {
+					int typeMetaTag;
+					while ((typeMetaTag = in.readTag()) != 0) {
+						switch (WireFormat.getTagFieldNumber(typeMetaTag)) {
+							case 1 -> apiVersion = in.readString();
+							case 2 -> kind = in.readString();
+							default -> in.skipField(typeMetaTag);
+						}
+					}
+				}
+				else if (number == 2) {
+					status = (V1Status) decoder.readMessage(in, decoder.binding(STATUS, V1Status.class),
+							new V1Status());
+				}
+				else {
+					in.skipField(tag);
+				}
+				if (limit >= 0) {
+					in.popLimit(limit);
+				}
+			}
+			if (status == null || !"Status".equals(kind)) {
+				return null;
+			}
+			status.setApiVersion(apiVersion);
+			status.setKind(kind);
+			if (status.getDetails() != null && status.getDetails().getCauses() != null
+					&& status.getDetails().getCauses().isEmpty()) {
+				// the model starts with an empty list, which JSON leaves out
+				status.getDetails().setCauses(null);
+			}
+			return plainGson.toJson(status);
+		}
+		catch (IOException | RuntimeException | NoSuchMethodException ex) {
+			return null;
+		}
+	}
+
 	private static void readMagic(CodedInputStream in) throws IOException {
 		byte[] magic = in.readRawBytes(MAGIC.length);
 		for (int i = 0; i < MAGIC.length; i++) {

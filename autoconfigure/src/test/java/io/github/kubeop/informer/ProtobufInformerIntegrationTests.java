@@ -20,12 +20,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
 import io.github.kubeop.test.KubernetesTest;
@@ -312,6 +316,72 @@ class ProtobufInformerIntegrationTests {
 			assertThat(fromProtobuf.lister().list().stream().sorted(byName).toList())
 				.isEqualTo(fromJson.lister().list().stream().sorted(byName).toList());
 		}
+	}
+
+	/**
+	 * Lists and watches the API server refuses (forbidden by RBAC, a label selector it
+	 * cannot parse) are answered in protobuf when protobuf was asked for; the informer
+	 * reports them with the Status's message, exactly as an informer on JSON does.
+	 */
+	@Test
+	void refusalsAnsweredInProtobufAreReportedWithTheirStatusAsOnJson(ControlPlane controlPlane, ApiClient direct)
+			throws Exception {
+		CoreV1Api api = new CoreV1Api(direct);
+		String namespace = ListWatchIntegrationTests.namespace(api, "proto-refused");
+		Exchanges exchanges = new Exchanges();
+		List<ResourceInformer<V1ConfigMap>> json = new ArrayList<>();
+		List<ResourceInformer<V1ConfigMap>> protobuf = new ArrayList<>();
+		List<InformerRegistry> registries = new ArrayList<>();
+		// no rights at all, and an admin's list with a selector the server cannot parse
+		for (ApiClient client : List.of(controlPlane.apiClientFor("proto-refused-nobody"), controlPlane.apiClient())) {
+			client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(exchanges).build());
+			boolean forbidden = registries.isEmpty();
+			for (InformerSpec.Encoding encoding : InformerSpec.Encoding.values()) {
+				InformerRegistry registry = new InformerRegistry(client);
+				InformerSpec<V1ConfigMap> spec = InformerSpec.of("refused", "v1", "ConfigMap", V1ConfigMap.class)
+					.withNamespaces(namespace)
+					.withEncoding(encoding);
+				ResourceInformer<V1ConfigMap> informer = registry
+					.informer(forbidden ? spec : spec.withLabelSelector("app in web"));
+				((encoding == InformerSpec.Encoding.PROTOBUF) ? protobuf : json).add(informer);
+				registries.add(registry);
+			}
+		}
+		registries.forEach(InformerRegistry::start);
+		try {
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> Stream.concat(json.stream(), protobuf.stream())
+					.allMatch((informer) -> informer.status().lastError() != null));
+			assertThat(protobuf.get(0).status().lastError()).isEqualTo(json.get(0).status().lastError())
+				.startsWith("403 configmaps is forbidden: User \"proto-refused-nobody\" cannot");
+			assertThat(protobuf.get(1).status().lastError()).isEqualTo(json.get(1).status().lastError())
+				.startsWith("400 unable to parse requirement");
+			// the refusals were sent in protobuf
+			assertThat(exchanges.of(namespace, "protobuf")).isNotEmpty()
+				.allSatisfy((exchange) -> assertThat(exchange.contentType()).startsWith(ProtobufDecoder.MEDIA_TYPE));
+			// and their Status, reason and details included, reads as the JSON one
+			ApiClient nobody = controlPlane.apiClientFor("proto-refused-nobody");
+			String path = "/api/v1/namespaces/" + namespace + "/configmaps";
+			JsonObject fromJson = refusal(nobody, path, "application/json");
+			JsonObject fromProtobuf = refusal(nobody, path, ProtobufDecoder.MEDIA_TYPE + ", application/json");
+			assertThat(fromJson.get("reason").getAsString()).isEqualTo("Forbidden");
+			assertThat(fromProtobuf).isEqualTo(fromJson);
+		}
+		finally {
+			registries.forEach(InformerRegistry::stop);
+		}
+	}
+
+	private static JsonObject refusal(ApiClient client, String path, String accept) throws Exception {
+		try {
+			ApiRequests
+				.checked(client.getHttpClient().newCall(ApiRequests.get(client, path, List.of(), accept)).execute());
+		}
+		catch (io.kubernetes.client.openapi.ApiException ex) {
+			assertThat(ex.getCode()).isEqualTo(403);
+			return JsonParser.parseString(ex.getResponseBody()).getAsJsonObject();
+		}
+		throw new AssertionError("Not refused: " + path);
 	}
 
 	@Test

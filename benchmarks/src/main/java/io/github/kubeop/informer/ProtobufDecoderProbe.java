@@ -16,6 +16,7 @@
 
 package io.github.kubeop.informer;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 
 import io.kubernetes.client.common.KubernetesObject;
@@ -55,6 +56,20 @@ public final class ProtobufDecoderProbe<T extends KubernetesObject> {
 			throw new IllegalArgumentException("No protobuf decoder for " + spec.type());
 		}
 		return new ProtobufDecoderProbe<>(decoder);
+	}
+
+	/**
+	 * Decodes a list response, as a list or relist reads it.
+	 * @param list the response's body
+	 * @return the number of objects decoded
+	 * @throws IOException if the body is not a list
+	 */
+	public int decodeList(byte[] list) throws IOException {
+		int[] objects = new int[1];
+		this.decoder.readList(new ByteArrayInputStream(list), (object, key) -> objects[0]++, (key) -> {
+		}, (metadata) -> {
+		});
+		return objects[0];
 	}
 
 	/**

@@ -152,11 +152,14 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 	/**
 	 * Returns a decoder for an informer's objects, or {@code null} if its kind has no
 	 * protobuf encoding that this decoder knows: custom resources, dynamic objects,
-	 * metadata-only informers, and kinds the table does not have.
+	 * metadata-only informers, and kinds the table does not have; or if the application
+	 * registered its own adapter for the type on the client's Gson, which only JSON goes
+	 * through.
 	 * @param <T> the Java type of the objects
 	 * @param spec the informer's spec
 	 * @param resource the informer's resource
 	 * @param clientGson the client's Gson, asked whether it keeps {@code managedFields}
+	 * and how it decodes the type
 	 * @return the decoder, or {@code null}
 	 */
 	static <T extends KubernetesObject> ProtobufDecoder<T> of(InformerSpec<T> spec, ResourceKind resource,
@@ -165,7 +168,8 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 		String goType = table.goType(resource.group(), resource.version(), resource.kind());
 		if (goType == null || spec.metadataOnly()
 				|| !io.kubernetes.client.common.KubernetesObject.class.isAssignableFrom(spec.type())
-				|| !spec.type().getName().startsWith("io.kubernetes.client.openapi.")) {
+				|| !spec.type().getName().startsWith("io.kubernetes.client.openapi.")
+				|| !ModelDecoder.decodesAsTheClient(clientGson, spec.type())) {
 			return null;
 		}
 		try {

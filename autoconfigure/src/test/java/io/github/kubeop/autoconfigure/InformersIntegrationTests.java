@@ -19,6 +19,7 @@ package io.github.kubeop.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.kubeop.annotation.InformerIndex;
 import io.github.kubeop.informer.DynamicObjects;
@@ -41,6 +42,7 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import okhttp3.Interceptor;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -66,6 +68,8 @@ import static org.awaitility.Awaitility.await;
  */
 @KubernetesTest
 class InformersIntegrationTests {
+
+	private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
 
 	private static String namespace;
 
@@ -110,6 +114,60 @@ class InformersIntegrationTests {
 				assertThat(configMaps.list())
 					.allSatisfy((configMap) -> assertThat(configMap.getMetadata().getManagedFields()).isNullOrEmpty());
 			});
+	}
+
+	@Test
+	void informersOfBuiltInKindsAskForProtobufUnlessConfiguredForJson(ControlPlane controlPlane) {
+		List<Exchange> byDefault = exchangesOfPodInformer(controlPlane);
+		assertThat(byDefault).isNotEmpty().allSatisfy((exchange) -> {
+			assertThat(exchange.accept()).startsWith(PROTOBUF);
+			assertThat(exchange.contentType()).startsWith(PROTOBUF);
+		});
+		List<Exchange> json = exchangesOfPodInformer(controlPlane, "kubeop.informers.encoding=json");
+		assertThat(json).isNotEmpty().allSatisfy((exchange) -> {
+			assertThat(exchange.accept()).doesNotContain(PROTOBUF);
+			assertThat(exchange.contentType()).startsWith("application/json");
+		});
+	}
+
+	/**
+	 * Starts a context with an informer of the test namespace's Pods and returns, for
+	 * each of its requests answered before it synced, what it accepted and the
+	 * {@code Content-Type} the API server answered with.
+	 */
+	private List<Exchange> exchangesOfPodInformer(ControlPlane controlPlane, String... properties) {
+		List<Exchange> exchanges = new CopyOnWriteArrayList<>();
+		Interceptor recorder = (chain) -> {
+			okhttp3.Response response = chain.proceed(chain.request());
+			if (chain.request().url().encodedPath().endsWith("/namespaces/" + namespace + "/pods")) {
+				exchanges.add(new Exchange(String.valueOf(chain.request().header("Accept")),
+						String.valueOf(response.header("Content-Type"))));
+			}
+			return response;
+		};
+		this.runner.withBean(ApiClient.class, () -> {
+			ApiClient client = controlPlane.apiClient();
+			client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(recorder).build());
+			return client;
+		})
+			.withPropertyValues("kubeop.informers.resources.pods.api-version=v1",
+					"kubeop.informers.resources.pods.kind=Pod",
+					"kubeop.informers.resources.pods.namespaces=" + namespace)
+			.withPropertyValues(properties)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Lister<V1Pod> pods = lister(context, V1Pod.class);
+				assertThat(names(pods.list())).containsExactlyInAnyOrder("db", "web");
+				assertThat(pods.namespace(namespace).get("web").getMetadata().getLabels()).containsEntry("app", "web");
+			});
+		return List.copyOf(exchanges);
+	}
+
+	/**
+	 * What a request accepted and the {@code Content-Type} of its response.
+	 */
+	private record Exchange(String accept, String contentType) {
+
 	}
 
 	@Test

@@ -18,6 +18,8 @@ package io.github.kubeop.informer;
 
 import java.util.Arrays;
 
+import com.google.gson.Gson;
+import com.google.gson.JsonDeserializer;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.junit.jupiter.api.Test;
@@ -26,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Decoding watch frames that carry no object of the informer's kind: an error event's
- * Status, as the API server encodes it in protobuf.
+ * Status, as the API server encodes it in protobuf; and which informers get a decoder.
  *
  * @author Kubeop authors
  */
@@ -42,6 +44,20 @@ class ProtobufDecoderTests {
 		assertThat(event.type()).isEqualTo("ERROR");
 		assertThat(event.tree().get("type").getAsString()).isEqualTo("ERROR");
 		assertThat(event.tree().getAsJsonObject("object").get("code").getAsInt()).isEqualTo(410);
+	}
+
+	@Test
+	void typeWithAnAdapterTheApplicationRegisteredOnTheClientsGsonStaysOnJson() {
+		ResourceKind resource = new ResourceKind("", "v1", "ConfigMap", "configmaps", true);
+		InformerSpec<V1ConfigMap> spec = InformerSpec.of("c", "v1", "ConfigMap", V1ConfigMap.class);
+		Gson withAdapter = JSON.getGson()
+			.newBuilder()
+			.registerTypeAdapter(V1ConfigMap.class,
+					(JsonDeserializer<V1ConfigMap>) (json, type, context) -> new V1ConfigMap())
+			.create();
+		assertThat(ProtobufDecoder.of(spec, resource, JSON.getGson())).isNotNull();
+		// protobuf would bypass the application's adapter
+		assertThat(ProtobufDecoder.of(spec, resource, withAdapter)).isNull();
 	}
 
 }

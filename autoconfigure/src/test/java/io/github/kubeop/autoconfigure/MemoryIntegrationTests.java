@@ -16,11 +16,15 @@
 
 package io.github.kubeop.autoconfigure;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.WireFormat;
 import io.github.kubeop.annotation.InformerTransform;
 import io.github.kubeop.annotation.OnAdd;
 import io.github.kubeop.annotation.OnDelete;
@@ -371,14 +375,37 @@ class MemoryIntegrationTests {
 				exchanges.add("watch " + chain.request().header("Accept"));
 			}
 			else if (url.contains("/configmaps")) {
-				String body = response.peekBody(1024 * 1024).string();
-				String kind = body.replaceAll("(?s)^.*?\"kind\":\"([^\"]*)\".*$", "$1");
+				String contentType = String.valueOf(response.header("Content-Type"));
+				byte[] body = response.peekBody(1024 * 1024).bytes();
+				String kind = contentType.startsWith("application/vnd.kubernetes.protobuf") ? protobufKind(body)
+						: new String(body, StandardCharsets.UTF_8).replaceAll("(?s)^.*?\"kind\":\"([^\"]*)\".*$", "$1");
 				exchanges.add("list " + kind);
 			}
 			return response;
 		};
 		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(interceptor).build());
 		return client;
+	}
+
+	/**
+	 * Returns the kind of a protobuf answer: after {@code k8s\0}, a
+	 * {@code runtime.Unknown} whose first field is its type meta (apiVersion 1, kind 2).
+	 */
+	private static String protobufKind(byte[] body) throws IOException {
+		CodedInputStream in = CodedInputStream.newInstance(body, 4, body.length - 4);
+		in.readTag();
+		in.pushLimit(in.readRawVarint32());
+		String kind = "";
+		int tag;
+		while ((tag = in.readTag()) != 0) {
+			if (WireFormat.getTagFieldNumber(tag) == 2) {
+				kind = in.readString();
+			}
+			else {
+				in.skipField(tag);
+			}
+		}
+		return kind;
 	}
 
 	private static <T extends Throwable> T rootCause(Throwable failure, Class<T> type) {

@@ -85,16 +85,22 @@ final class KubernetesClientPreparation implements DisposableBean {
 	 * auto-configuration's conditions have been evaluated
 	 * @param environment the environment
 	 * @param specs the informers
+	 * @return whether the preparation runs
 	 */
-	static void start(BeanDefinitionRegistry registry, Environment environment, InformerSpecs specs) {
+	static boolean start(BeanDefinitionRegistry registry, Environment environment, InformerSpecs specs) {
 		// Spring's AOT processor refreshes the application at build time, where nothing
 		// may reach for a cluster
 		if (Boolean.getBoolean(AOT_PROCESSING)) {
-			return;
+			return false;
 		}
-		if (!(registry instanceof SingletonBeanRegistry singletons) || singletons.containsSingleton(BEAN)
-				|| !isKubeops(registry, "kubernetesApiClient") || !isKubeops(registry, "kubernetesConnectionDetails")) {
-			return;
+		if (!(registry instanceof SingletonBeanRegistry singletons)) {
+			return false;
+		}
+		if (singletons.containsSingleton(BEAN)) {
+			return true;
+		}
+		if (!isKubeops(registry, "kubernetesApiClient") || !isKubeops(registry, "kubernetesConnectionDetails")) {
+			return false;
 		}
 		KubernetesConnectionDetails connectionDetails;
 		try {
@@ -105,7 +111,7 @@ final class KubernetesClientPreparation implements DisposableBean {
 		}
 		catch (RuntimeException ex) {
 			// the connection details bean reports it
-			return;
+			return false;
 		}
 		KubernetesClientPreparation preparation = new KubernetesClientPreparation(connectionDetails, specs);
 		singletons.registerSingleton(BEAN, preparation);
@@ -115,6 +121,7 @@ final class KubernetesClientPreparation implements DisposableBean {
 		if (singletons instanceof DefaultSingletonBeanRegistry defaults) {
 			defaults.registerDisposableBean(BEAN, preparation);
 		}
+		return true;
 	}
 
 	/**

@@ -200,7 +200,7 @@ class KubernetesClientPreparationTests {
 			.withProperty("kubeop.informers.resources.pods.kind", "Pod");
 		System.setProperty("spring.aot.enabled", "true");
 		try {
-			KubeopInformersAutoConfiguration.kubeopClientPreparationUnderAot(environment)
+			KubeopInformersAutoConfiguration.kubeopKubernetesClientPreparationStarter(environment)
 				.postProcessBeanFactory(beanFactory);
 		}
 		finally {

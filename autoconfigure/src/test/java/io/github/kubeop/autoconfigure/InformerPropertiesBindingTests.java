@@ -16,8 +16,10 @@
 
 package io.github.kubeop.autoconfigure;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
 
@@ -50,7 +52,7 @@ class InformerPropertiesBindingTests {
 			new InformerBeanRegistrar(environment).postProcessBeanDefinitionRegistry(beanFactory);
 			KubeopInformersAutoConfiguration.kubeopKubernetesClientPreparationStarter(environment)
 				.postProcessBeanFactory(beanFactory);
-			InformerSpecs specs = InformerBeans.informerSpecs(java.util.List.of("pods"), environment, beanFactory);
+			InformerSpecs specs = InformerBeans.informerSpecs(List.of("pods"), environment, beanFactory);
 			assertThat(specs.spec("pods").kind()).isEqualTo("Pod");
 		});
 		assertThat(startUp).isEqualTo(oneBinding);
@@ -65,7 +67,7 @@ class InformerPropertiesBindingTests {
 			DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
 			KubeopInformersAutoConfiguration.kubeopKubernetesClientPreparationStarter(environment)
 				.postProcessBeanFactory(beanFactory);
-			InformerBeans.informerSpecs(java.util.List.of("pods"), environment, beanFactory);
+			InformerBeans.informerSpecs(List.of("pods"), environment, beanFactory);
 		});
 		assertThat(startUp).isEqualTo(oneBinding);
 	}
@@ -78,14 +80,14 @@ class InformerPropertiesBindingTests {
 		KubeopInformersAutoConfiguration.kubeopKubernetesClientPreparationStarter(environment)
 			.postProcessBeanFactory(beanFactory);
 		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class)
-			.isThrownBy(() -> InformerBeans.informerSpecs(java.util.List.of("pods"), environment, beanFactory))
+			.isThrownBy(() -> InformerBeans.informerSpecs(List.of("pods"), environment, beanFactory))
 			.withMessageContaining(KIND);
 	}
 
 	/**
 	 * Returns how often the action read a property from the environment it was given.
 	 */
-	private static int readsOf(String property, java.util.function.Consumer<MockEnvironment> action) {
+	private static int readsOf(String property, Consumer<MockEnvironment> action) {
 		AtomicInteger reads = new AtomicInteger();
 		MockEnvironment environment = new MockEnvironment();
 		environment.getPropertySources()

@@ -45,12 +45,12 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotationSelectors;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.core.annotation.RepeatableContainers;
-import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -74,6 +74,8 @@ public class HandlerAnnotationBeanPostProcessor
 
 	private static final Set<Class<? extends Annotation>> ANNOTATIONS = Set.of(OnAdd.class, OnUpdate.class,
 			OnDelete.class, Reconcile.class, Cleanup.class);
+
+	private static final AnnotatedMethodCandidates CANDIDATES = new AnnotatedMethodCandidates(ANNOTATIONS);
 
 	private final ObjectProvider<HandlerRegistrar> registrar;
 
@@ -113,7 +115,7 @@ public class HandlerAnnotationBeanPostProcessor
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
 		Class<?> targetClass = AopUtils.getTargetClass(bean);
-		if (!AnnotationUtils.isCandidateClass(targetClass, ANNOTATIONS)) {
+		if (!CANDIDATES.mayDeclare(targetClass)) {
 			return bean;
 		}
 		Map<Method, HandlerMethod> methods = MethodIntrospector.selectMethods(targetClass,
@@ -343,7 +345,7 @@ public class HandlerAnnotationBeanPostProcessor
 			return null;
 		}
 		Class<?> userClass = ClassUtils.getUserClass(type);
-		if (!AnnotationUtils.isCandidateClass(userClass, ANNOTATIONS)) {
+		if (!CANDIDATES.mayDeclare(userClass)) {
 			return null;
 		}
 		Map<Method, Boolean> methods = MethodIntrospector.selectMethods(userClass,

@@ -45,7 +45,9 @@ import org.springframework.core.env.Environment;
  * informer's name, so that Spring's ahead-of-time processing writes their definitions as
  * code; this registrar is then left out of the processed application (it would register
  * them twice, see {@link KubeopAotProcessor}), and the specs bean binds and checks the
- * properties again at run time.
+ * properties at run time. Otherwise the properties are bound once, here, and the
+ * preparation of the client and the specs bean take what was bound
+ * ({@link InformerSpecs#bound}).
  *
  * @author Kubeop authors
  */
@@ -69,11 +71,10 @@ class InformerBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 
 	@Override
 	public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
-		InformerSpecs specs = InformerSpecs.bind(this.environment, (BeanFactory) registry);
+		InformerSpecs specs = InformerSpecs.bound(this.environment, (BeanFactory) registry);
 		if (specs == null) {
 			return;
 		}
-		ClientClassesWarmUp.start();
 		RootBeanDefinition specsBean = factoryMethodBean(InformerSpecs.class, "informerSpecs", specs.names());
 		registry.registerBeanDefinition(SPECS_BEAN, specsBean);
 		for (String name : specs.names()) {

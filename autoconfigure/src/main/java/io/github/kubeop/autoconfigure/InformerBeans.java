@@ -58,7 +58,8 @@ final class InformerBeans {
 	}
 
 	/**
-	 * Binds the informer properties again at run time, checking that they declare the
+	 * Returns the informer properties as bound for this context (by the registrar, or at
+	 * run time in an application processed ahead of time), checking that they declare the
 	 * informers whose beans were registered: under ahead-of-time processing, the set of
 	 * informers was fixed at build time.
 	 * @param registered the names of the informers whose beans are registered
@@ -67,7 +68,7 @@ final class InformerBeans {
 	 * @return the informers' specs
 	 */
 	static InformerSpecs informerSpecs(List<String> registered, Environment environment, BeanFactory beanFactory) {
-		InformerSpecs specs = InformerSpecs.bind(environment, beanFactory);
+		InformerSpecs specs = InformerSpecs.bound(environment, beanFactory);
 		List<String> declared = (specs != null) ? specs.names() : List.of();
 		// in any order: the order of a map property's keys may differ between sources
 		if (!new HashSet<>(declared).equals(new HashSet<>(registered))) {

@@ -35,6 +35,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.SingletonBeanRegistry;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -52,6 +53,12 @@ import org.springframework.util.function.SingletonSupplier;
  */
 final class InformerSpecs {
 
+	/**
+	 * The singleton that keeps the bound properties of a bean factory: not an
+	 * {@code InformerSpecs} itself, which the informer beans look up by type.
+	 */
+	static final String BOUND_BEAN = "kubeopBoundInformerSpecs";
+
 	private final Map<String, InformerSpec<?>> specs;
 
 	private final Map<String, List<String>> transformBeans;
@@ -59,6 +66,31 @@ final class InformerSpecs {
 	private InformerSpecs(Map<String, InformerSpec<?>> specs, Map<String, List<String>> transformBeans) {
 		this.specs = specs;
 		this.transformBeans = transformBeans;
+	}
+
+	/**
+	 * Returns the informer properties bound and checked for a bean factory, binding them
+	 * the first time: the registrar, the client's preparation and the specs bean all need
+	 * them, and each bound them again (a few milliseconds of the main thread per informer
+	 * each time). A binding that failed is not kept: the next one fails the same way and
+	 * reports it.
+	 * @param environment the environment
+	 * @param beanFactory the bean factory, which keeps the result as a singleton
+	 * @return the informers, or {@code null} if informers are disabled
+	 * @throws InvalidConfigurationPropertyValueException if a property is wrong
+	 */
+	static InformerSpecs bound(Environment environment, BeanFactory beanFactory) {
+		if (!(beanFactory instanceof SingletonBeanRegistry singletons)) {
+			return bind(environment, beanFactory);
+		}
+		if (singletons.getSingleton(BOUND_BEAN) instanceof Bound bound) {
+			return bound.specs();
+		}
+		InformerSpecs specs = bind(environment, beanFactory);
+		if (!singletons.containsSingleton(BOUND_BEAN)) {
+			singletons.registerSingleton(BOUND_BEAN, new Bound(specs));
+		}
+		return specs;
 	}
 
 	/**
@@ -260,6 +292,14 @@ final class InformerSpecs {
 		if (duration == null || duration.isNegative() || duration.isZero()) {
 			throw new InvalidConfigurationPropertyValueException(property, duration, "the duration must be positive");
 		}
+	}
+
+	/**
+	 * The informer properties bound for a bean factory.
+	 *
+	 * @param specs the informers, or {@code null} if informers are disabled
+	 */
+	record Bound(InformerSpecs specs) {
 	}
 
 }

@@ -51,30 +51,33 @@ public final class KubeopInformersAutoConfiguration {
 	}
 
 	/**
-	 * Starts the client's preparation. A plain post-processor, run after the ordered
-	 * ones: a test's {@code @MockitoBean ApiClient} replaces Kubeop's client bean from
-	 * one of those, and the preparation must see that to build no client; and in an
-	 * application processed ahead of time the registrar is left out.
+	 * Starts the client's preparation, in applications processed ahead of time too (where
+	 * the registrar is left out). A plain post-processor, run after the ordered ones: a
+	 * test's {@code @MockitoBean ApiClient} replaces Kubeop's client bean from one of
+	 * those, and the preparation must see that to build no client. Where there is nothing
+	 * to prepare (a user's client), the client's classes are loaded on a thread of their
+	 * own instead ({@link ClientClassesWarmUp}): the preparation loads them itself, and
+	 * two threads loading the same classes only took a core from the main thread and the
+	 * JIT compilers.
 	 * @param environment the environment
 	 * @return the post-processor
 	 */
 	@Bean
-	static BeanFactoryPostProcessor kubeopClientPreparationUnderAot(Environment environment) {
+	static BeanFactoryPostProcessor kubeopKubernetesClientPreparationStarter(Environment environment) {
 		return (beanFactory) -> {
 			if (!(beanFactory instanceof BeanDefinitionRegistry registry)) {
 				return;
 			}
 			InformerSpecs specs;
 			try {
-				specs = InformerSpecs.bind(environment, beanFactory);
+				specs = InformerSpecs.bound(environment, beanFactory);
 			}
 			catch (RuntimeException ex) {
 				// the specs bean binds them again and reports it
 				return;
 			}
-			if (specs != null) {
+			if (specs != null && !KubernetesClientPreparation.start(registry, environment, specs)) {
 				ClientClassesWarmUp.start();
-				KubernetesClientPreparation.start(registry, environment, specs);
 			}
 		};
 	}

@@ -28,6 +28,7 @@ import io.kubernetes.client.openapi.ApiClient;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.SingletonBeanRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -45,12 +46,14 @@ import org.springframework.core.env.Environment;
  * had seconds of the context's refresh (the web server, the other beans) to do that need
  * none of them.
  * <p>
- * The client bean takes the prepared client only if it would have built the same one:
- * both are Kubeop's beans (no user {@code ApiClient} or
- * {@link KubernetesConnectionDetails} bean) and the connection details it is given are
- * those the preparation read. Failures are the client bean's: building the client again
- * on the main thread reports them as before, and a discovery that failed here is made
- * again by the informer beans, which report it.
+ * The client bean takes the prepared client only if it would have built the same one: it
+ * is Kubeop's bean (no user {@code ApiClient}), the connection details are Kubeop's or
+ * the only ones and registered as a ready-made singleton (as {@code @KubeopOperatorTest}
+ * registers the control plane's; a user's connection details bean is not created early),
+ * and the connection details the client bean is given are those the preparation read.
+ * Failures are the client bean's: building the client again on the main thread reports
+ * them as before, and a discovery that failed here is made again by the informer beans,
+ * which report it.
  *
  * @author Kubeop authors
  */
@@ -85,27 +88,41 @@ final class KubernetesClientPreparation implements DisposableBean {
 	 * auto-configuration's conditions have been evaluated
 	 * @param environment the environment
 	 * @param specs the informers
+	 * @return whether the preparation runs
 	 */
-	static void start(BeanDefinitionRegistry registry, Environment environment, InformerSpecs specs) {
+	static boolean start(BeanDefinitionRegistry registry, Environment environment, InformerSpecs specs) {
 		// Spring's AOT processor refreshes the application at build time, where nothing
 		// may reach for a cluster
 		if (Boolean.getBoolean(AOT_PROCESSING)) {
-			return;
+			return false;
 		}
-		if (!(registry instanceof SingletonBeanRegistry singletons) || singletons.containsSingleton(BEAN)
-				|| !isKubeops(registry, "kubernetesApiClient") || !isKubeops(registry, "kubernetesConnectionDetails")) {
-			return;
+		if (!(registry instanceof SingletonBeanRegistry singletons)) {
+			return false;
+		}
+		if (singletons.containsSingleton(BEAN)) {
+			return true;
+		}
+		if (!isKubeops(registry, "kubernetesApiClient")) {
+			return false;
 		}
 		KubernetesConnectionDetails connectionDetails;
-		try {
-			KubeopProperties.Client properties = Binder.get(environment)
-				.bind("kubeop.client", Bindable.of(KubeopProperties.Client.class))
-				.orElseGet(KubeopProperties.Client::new);
-			connectionDetails = KubeopClientAutoConfiguration.connectionDetails(properties);
+		if (isKubeops(registry, "kubernetesConnectionDetails")) {
+			try {
+				KubeopProperties.Client properties = Binder.get(environment)
+					.bind("kubeop.client", Bindable.of(KubeopProperties.Client.class))
+					.orElseGet(KubeopProperties.Client::new);
+				connectionDetails = KubeopClientAutoConfiguration.connectionDetails(properties);
+			}
+			catch (RuntimeException ex) {
+				// the connection details bean reports it
+				return false;
+			}
 		}
-		catch (RuntimeException ex) {
-			// the connection details bean reports it
-			return;
+		else {
+			connectionDetails = registeredConnectionDetails(registry, singletons);
+			if (connectionDetails == null) {
+				return false;
+			}
 		}
 		KubernetesClientPreparation preparation = new KubernetesClientPreparation(connectionDetails, specs);
 		singletons.registerSingleton(BEAN, preparation);
@@ -115,6 +132,7 @@ final class KubernetesClientPreparation implements DisposableBean {
 		if (singletons instanceof DefaultSingletonBeanRegistry defaults) {
 			defaults.registerDisposableBean(BEAN, preparation);
 		}
+		return true;
 	}
 
 	/**
@@ -188,6 +206,24 @@ final class KubernetesClientPreparation implements DisposableBean {
 		return (beanFactory instanceof SingletonBeanRegistry singletons
 				&& singletons.getSingleton(BEAN) instanceof KubernetesClientPreparation preparation) ? preparation
 						: null;
+	}
+
+	/**
+	 * Returns the connection details registered as a ready-made singleton, as
+	 * {@code @KubeopOperatorTest} registers the control plane's, if they are the only
+	 * ones: a bean that is only defined is never created early, here.
+	 */
+	private static KubernetesConnectionDetails registeredConnectionDetails(BeanDefinitionRegistry registry,
+			SingletonBeanRegistry singletons) {
+		if (!(registry instanceof ListableBeanFactory beanFactory)) {
+			return null;
+		}
+		String[] names = beanFactory.getBeanNamesForType(KubernetesConnectionDetails.class, true, false);
+		if (names.length != 1 || registry.containsBeanDefinition(names[0])) {
+			return null;
+		}
+		return (singletons.getSingleton(names[0]) instanceof KubernetesConnectionDetails registered) ? registered
+				: null;
 	}
 
 	/**

@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.github.kubeop.annotation.AnnotatedMethodCandidates;
+
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
@@ -41,6 +43,9 @@ import org.springframework.util.ReflectionUtils;
  */
 public class WebhookAnnotationBeanPostProcessor
 		implements BeanPostProcessor, SmartInitializingSingleton, BeanFactoryAware {
+
+	private static final AnnotatedMethodCandidates CANDIDATES = new AnnotatedMethodCandidates(
+			Set.of(ValidatingWebhook.class, MutatingWebhook.class));
 
 	private final ObjectProvider<WebhookRegistry> registry;
 
@@ -87,7 +92,7 @@ public class WebhookAnnotationBeanPostProcessor
 	 * @return whether it has {@link ValidatingWebhook} or {@link MutatingWebhook} methods
 	 */
 	public static boolean hasWebhookMethods(Class<?> type) {
-		if (type == null || type.getName().startsWith("java.")) {
+		if (!CANDIDATES.mayDeclare(type)) {
 			return false;
 		}
 		boolean[] found = { false };

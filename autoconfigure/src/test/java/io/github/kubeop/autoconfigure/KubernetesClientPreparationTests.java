@@ -118,6 +118,27 @@ class KubernetesClientPreparationTests {
 	}
 
 	@Test
+	void connectionDetailsRegisteredAsASingletonArePreparedAsATestContextRegistersThem(ControlPlane controlPlane) {
+		// as @KubeopOperatorTest registers the shared control plane's: the client was
+		// built, and the informers' resources discovered, on the main thread
+		KubernetesConnectionDetails connectionDetails = controlPlane::kubeconfig;
+		this.runner.withBean(WaitsForThePreparation.class)
+			.withInitializer(
+					(context) -> context.getBeanFactory().registerSingleton("testConnectionDetails", connectionDetails))
+			.withPropertyValues("kubeop.informers.resources.pods.api-version=v1",
+					"kubeop.informers.resources.pods.kind=Pod")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				KubernetesClientPreparation.Prepared prepared = context.getBean(WaitsForThePreparation.class).prepared;
+				assertThat(prepared).as("what was prepared before Kubeop's beans were created").isNotNull();
+				assertThat(context.getBean(ApiClient.class)).isSameAs(prepared.client());
+				assertThat(context.getBean(InformerRegistry.class).discovery()).isSameAs(prepared.discovery());
+				assertThat(context.getBean("podsInformer", ResourceInformer.class).resource().plural())
+					.isEqualTo("pods");
+			});
+	}
+
+	@Test
 	void aContextRefreshedForAheadOfTimeProcessingDoesNotReachForTheCluster(ControlPlane controlPlane) {
 		// what Spring's AOT processor sets while it refreshes the application at build
 		// time
@@ -200,7 +221,7 @@ class KubernetesClientPreparationTests {
 			.withProperty("kubeop.informers.resources.pods.kind", "Pod");
 		System.setProperty("spring.aot.enabled", "true");
 		try {
-			KubeopInformersAutoConfiguration.kubeopClientPreparationUnderAot(environment)
+			KubeopInformersAutoConfiguration.kubeopKubernetesClientPreparationStarter(environment)
 				.postProcessBeanFactory(beanFactory);
 		}
 		finally {

@@ -103,6 +103,11 @@ public final class KubeopHandlersAutoConfiguration {
 				(name) -> workers(name, handlers), composite(all),
 				(name, declared) -> queueSettings(name, declared, handlers));
 		registrar.setCallTimeouts((name) -> callTimeout(name, handlers));
+		KubeopProperties.Informers informerDefaults = properties.getInformers();
+		registrar.setInformerDefaults((spec) -> spec.withPageSize(informerDefaults.getPageSize())
+			.withWatchTimeouts(informerDefaults.getWatchTimeout(), informerDefaults.getStallTimeout())
+			.withPingInterval(informerDefaults.getPingInterval())
+			.withEncoding(informerDefaults.getEncoding()));
 		registrar.setTracing(tracing);
 		// read when a handler prunes, after every singleton exists
 		registrar.setFieldManager(() -> {

@@ -1006,11 +1006,13 @@ public class KubeopProperties {
 		private Duration pingInterval = Duration.ofSeconds(30);
 
 		/**
-		 * The encoding lists and watches ask the API server for: 'protobuf' for the
-		 * built-in kinds, as client-go does (custom resources, and a server that answers
-		 * JSON, are read as JSON), or 'json'.
+		 * The encoding lists and watches ask the API server for: 'protobuf' (the default)
+		 * for the built-in kinds, as client-go does (custom resources, metadata-only
+		 * informers, and a server that answers JSON, are read as JSON), or 'json'.
 		 */
-		private InformerSpec.Encoding encoding = InformerSpec.Encoding.DEFAULT;
+		// named, not InformerSpec.Encoding.DEFAULT: the configuration processor writes
+		// the name of the constant it sees as the default ('default')
+		private InformerSpec.Encoding encoding = InformerSpec.Encoding.PROTOBUF;
 
 		/**
 		 * Number of objects per page of an initial list.

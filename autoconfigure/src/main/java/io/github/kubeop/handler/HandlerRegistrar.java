@@ -31,6 +31,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import io.github.kubeop.informer.InformerRegistry;
 import io.github.kubeop.informer.InformerSpec;
@@ -78,6 +79,11 @@ public class HandlerRegistrar {
 	private volatile HandlerTracing tracing = HandlerTracing.NONE;
 
 	private volatile Supplier<String> fieldManager = () -> null;
+
+	/**
+	 * Applies the configured informer settings to the spec of an informer for handlers.
+	 */
+	private volatile UnaryOperator<InformerSpec<?>> informerDefaults = UnaryOperator.identity();
 
 	private final List<Controller<?>> controllers = new ArrayList<>();
 
@@ -223,6 +229,16 @@ public class HandlerRegistrar {
 	 */
 	public void setFieldManager(Supplier<String> fieldManager) {
 		this.fieldManager = fieldManager;
+	}
+
+	/**
+	 * Sets the informer settings that the informers created for handlers (of types no
+	 * configured informer holds) take beside their namespaces and resync period, such as
+	 * the configured encoding and page size; those of {@link InformerSpec#of} by default.
+	 * @param informerDefaults applies the settings to a spec
+	 */
+	public void setInformerDefaults(UnaryOperator<InformerSpec<?>> informerDefaults) {
+		this.informerDefaults = informerDefaults;
 	}
 
 	/**
@@ -539,9 +555,8 @@ public class HandlerRegistrar {
 		if (ResourceType.isCustomResource(type)) {
 			// a typed custom resource names its group, version and kind itself
 			ResourceType resource = ResourceType.of(type);
-			return InformerSpec.of(decapitalize(type.getSimpleName()), resource.apiVersion(), resource.kind(), type)
-				.withNamespaces(this.defaultNamespaces.toArray(String[]::new))
-				.withResyncPeriod(this.defaultResyncPeriod);
+			return withDefaults(
+					InformerSpec.of(decapitalize(type.getSimpleName()), resource.apiVersion(), resource.kind(), type));
 		}
 		GroupVersionKind gvk = GeneratedModels.groupVersionKindOf(type)
 			.orElseThrow(() -> new IllegalStateException("Handler '" + handler + "' takes " + type.getName()
@@ -552,7 +567,13 @@ public class HandlerRegistrar {
 		String apiVersion = gvk.getGroup().isEmpty()
 				? this.informers.discovery().apiVersionOf(gvk.getVersion(), gvk.getKind())
 				: gvk.getGroup() + "/" + gvk.getVersion();
-		return InformerSpec.of(decapitalize(type.getSimpleName()), apiVersion, gvk.getKind(), type)
+		return withDefaults(InformerSpec.of(decapitalize(type.getSimpleName()), apiVersion, gvk.getKind(), type));
+	}
+
+	private InformerSpec<? extends KubernetesObject> withDefaults(InformerSpec<? extends KubernetesObject> spec) {
+		// without them, kubeop.informers.encoding (and the page size and timeouts) did
+		// not reach these informers
+		return this.informerDefaults.apply(spec)
 			.withNamespaces(this.defaultNamespaces.toArray(String[]::new))
 			.withResyncPeriod(this.defaultResyncPeriod);
 	}

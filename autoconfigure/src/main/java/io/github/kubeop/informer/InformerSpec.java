@@ -397,8 +397,9 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 
 		/**
 		 * Protobuf ({@code application/vnd.kubernetes.protobuf}) for the built-in kinds,
-		 * as client-go asks for, with JSON as the fallback: custom resources, and servers
-		 * that answer JSON, are read as JSON.
+		 * as client-go asks for, with JSON as the fallback: custom resources,
+		 * metadata-only informers, and servers that answer JSON, are read as JSON. The
+		 * default.
 		 */
 		PROTOBUF,
 
@@ -408,9 +409,10 @@ public record InformerSpec<T extends KubernetesObject>(String name, String apiVe
 		JSON;
 
 		/**
-		 * The encoding informers ask for unless configured otherwise.
+		 * The encoding informers ask for unless configured otherwise: protobuf, which
+		 * costs less CPU per event than JSON on decode-heavy kinds such as Pods.
 		 */
-		public static final Encoding DEFAULT = JSON;
+		public static final Encoding DEFAULT = PROTOBUF;
 
 	}
 

@@ -176,7 +176,7 @@ final class ModelDecoder<T extends KubernetesObject> {
 	 * Gson's reflective one, as this decoder does: an adapter the application registered
 	 * for it is followed by decoding from trees with the client's Gson.
 	 */
-	private static boolean decodesAsTheClient(Gson clientGson, Class<?> type) {
+	static boolean decodesAsTheClient(Gson clientGson, Class<?> type) {
 		// the adapter is wrapped to be null-safe, and only its description names it
 		String adapter = clientGson.getAdapter(type).toString();
 		return adapter.contains(type.getName() + "$CustomTypeAdapterFactory")

@@ -71,7 +71,11 @@ import io.github.kubeop.informer.ProtobufTable.ValueType;
  * {@link StandardTransform#DEDUPLICATE_STRINGS} short strings are pooled (but an object's
  * name, uid and resourceVersion). Quantities and timestamps are shared between objects.
  * <p>
- * Not thread-safe: each list/watch loop has its own, confined to its thread.
+ * Each list/watch loop has its own, which keeps the state of the object it reads (the
+ * watch frame its strings are pooled from, the object's key, the shared values): a watch
+ * frame and each item of a list are read holding the decoder's lock, since a load by name
+ * ({@link ResourceInformer#load(String)}) lists on another thread while the loop reads
+ * its watch.
  *
  * @param <T> the Java type of the objects
  * @author Kubeop authors
@@ -152,11 +156,14 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 	/**
 	 * Returns a decoder for an informer's objects, or {@code null} if its kind has no
 	 * protobuf encoding that this decoder knows: custom resources, dynamic objects,
-	 * metadata-only informers, and kinds the table does not have.
+	 * metadata-only informers, and kinds the table does not have; or if the application
+	 * registered its own adapter for the type on the client's Gson, which only JSON goes
+	 * through.
 	 * @param <T> the Java type of the objects
 	 * @param spec the informer's spec
 	 * @param resource the informer's resource
 	 * @param clientGson the client's Gson, asked whether it keeps {@code managedFields}
+	 * and how it decodes the type
 	 * @return the decoder, or {@code null}
 	 */
 	static <T extends KubernetesObject> ProtobufDecoder<T> of(InformerSpec<T> spec, ResourceKind resource,
@@ -165,7 +172,8 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 		String goType = table.goType(resource.group(), resource.version(), resource.kind());
 		if (goType == null || spec.metadataOnly()
 				|| !io.kubernetes.client.common.KubernetesObject.class.isAssignableFrom(spec.type())
-				|| !spec.type().getName().startsWith("io.kubernetes.client.openapi.")) {
+				|| !spec.type().getName().startsWith("io.kubernetes.client.openapi.")
+				|| !ModelDecoder.decodesAsTheClient(clientGson, spec.type())) {
 			return null;
 		}
 		try {
@@ -234,19 +242,31 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 					int itemLimit = in.pushLimit(length);
 					int start = in.getTotalBytesRead();
 					T object;
-					try {
-						object = readObject(in, this.root);
-						this.setApiVersion.invoke(object, this.apiVersion);
-						this.setKind.invoke(object, this.kind);
-					}
-					catch (RuntimeException | ReflectiveOperationException ex) {
-						in.skipRawBytes(length - (in.getTotalBytesRead() - start));
-						in.popLimit(itemLimit);
-						onUnreadable.accept((this.key != null) ? this.key : "(unreadable)");
-						continue;
+					String key;
+					// a load by name lists on another thread than the watch's frames
+					// are read on: without the lock, its strings were pooled from the
+					// bytes of the frame being read (a Secret cached under a key of
+					// garbage)
+					synchronized (this) {
+						try {
+							object = readObject(in, this.root);
+							this.setApiVersion.invoke(object, this.apiVersion);
+							this.setKind.invoke(object, this.kind);
+							key = this.key;
+						}
+						catch (RuntimeException | ReflectiveOperationException ex) {
+							object = null;
+							key = (this.key != null) ? this.key : "(unreadable)";
+							in.skipRawBytes(length - (in.getTotalBytesRead() - start));
+						}
 					}
 					in.popLimit(itemLimit);
-					onObject.accept(object, this.key);
+					if (object != null) {
+						onObject.accept(object, key);
+					}
+					else {
+						onUnreadable.accept(key);
+					}
 				}
 				else {
 					in.skipField(listTag);
@@ -309,7 +329,7 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 	 * @throws IOException if the frame is not a watch event
 	 * @throws RuntimeException if the object does not fit its Java type
 	 */
-	Event<T> readEvent(byte[] frame, int length) throws IOException {
+	synchronized Event<T> readEvent(byte[] frame, int length) throws IOException {
 		this.frame = frame;
 		try {
 			return readEvent(CodedInputStream.newInstance(frame, 0, length));

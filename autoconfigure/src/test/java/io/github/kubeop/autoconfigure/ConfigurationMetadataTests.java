@@ -20,10 +20,12 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.github.kubeop.informer.InformerSpec;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.core.io.ClassPathResource;
@@ -56,6 +58,14 @@ class ConfigurationMetadataTests {
 		assertThat(handlerNames).as("hint for the handler names").isNotNull();
 		assertThat(handlerNames.getAsJsonArray("providers").get(0).getAsJsonObject().get("name").getAsString())
 			.isEqualTo("spring-bean-reference");
+	}
+
+	@Test
+	void encodingDefaultsToTheEncodingInformersAskForByDefault() throws IOException {
+		assertThat(property(metadata(), "kubeop.informers.encoding").get("defaultValue").getAsString())
+			.isEqualTo(InformerSpec.Encoding.DEFAULT.name().toLowerCase(Locale.ROOT))
+			.isEqualTo("protobuf");
+		assertThat(new KubeopProperties.Informers().getEncoding()).isEqualTo(InformerSpec.Encoding.DEFAULT);
 	}
 
 	private static JsonObject property(JsonObject metadata, String name) {

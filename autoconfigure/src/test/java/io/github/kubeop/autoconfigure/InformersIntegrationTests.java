@@ -19,11 +19,15 @@ package io.github.kubeop.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.kubeop.annotation.InformerIndex;
+import io.github.kubeop.annotation.OnAdd;
 import io.github.kubeop.informer.DynamicObjects;
 import io.github.kubeop.informer.IndexFunction;
 import io.github.kubeop.informer.InformerRegistry;
+import io.github.kubeop.informer.InformerSpec;
+import io.github.kubeop.informer.ResourceInformer;
 import io.github.kubeop.test.KubernetesTest;
 import io.github.kubeop.test.TestNamespace;
 import io.github.kubeop.test.controlplane.ControlPlane;
@@ -41,6 +45,7 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import okhttp3.Interceptor;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -66,6 +71,8 @@ import static org.awaitility.Awaitility.await;
  */
 @KubernetesTest
 class InformersIntegrationTests {
+
+	private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
 
 	private static String namespace;
 
@@ -110,6 +117,142 @@ class InformersIntegrationTests {
 				assertThat(configMaps.list())
 					.allSatisfy((configMap) -> assertThat(configMap.getMetadata().getManagedFields()).isNullOrEmpty());
 			});
+	}
+
+	@Test
+	void informersOfBuiltInKindsAskForProtobufUnlessConfiguredForJson(ControlPlane controlPlane) {
+		List<Exchange> byDefault = exchangesOfPodInformer(controlPlane);
+		assertThat(byDefault).isNotEmpty().allSatisfy((exchange) -> {
+			assertThat(exchange.accept()).startsWith(PROTOBUF);
+			assertThat(exchange.contentType()).startsWith(PROTOBUF);
+		});
+		List<Exchange> json = exchangesOfPodInformer(controlPlane, "kubeop.informers.encoding=json");
+		assertThat(json).isNotEmpty().allSatisfy((exchange) -> {
+			assertThat(exchange.accept()).doesNotContain(PROTOBUF);
+			assertThat(exchange.contentType()).startsWith("application/json");
+		});
+	}
+
+	/**
+	 * Starts a context with an informer of the test namespace's Pods and returns, for
+	 * each of its requests answered before it synced, what it accepted and the
+	 * {@code Content-Type} the API server answered with.
+	 */
+	private List<Exchange> exchangesOfPodInformer(ControlPlane controlPlane, String... properties) {
+		List<Exchange> exchanges = new CopyOnWriteArrayList<>();
+		Interceptor recorder = (chain) -> {
+			okhttp3.Response response = chain.proceed(chain.request());
+			if (chain.request().url().encodedPath().endsWith("/namespaces/" + namespace + "/pods")) {
+				exchanges.add(new Exchange(String.valueOf(chain.request().header("Accept")),
+						String.valueOf(response.header("Content-Type"))));
+			}
+			return response;
+		};
+		this.runner.withBean(ApiClient.class, () -> {
+			ApiClient client = controlPlane.apiClient();
+			client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(recorder).build());
+			return client;
+		})
+			.withPropertyValues("kubeop.informers.resources.pods.api-version=v1",
+					"kubeop.informers.resources.pods.kind=Pod",
+					"kubeop.informers.resources.pods.namespaces=" + namespace)
+			.withPropertyValues(properties)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Lister<V1Pod> pods = lister(context, V1Pod.class);
+				assertThat(names(pods.list())).containsExactlyInAnyOrder("db", "web");
+				assertThat(pods.namespace(namespace).get("web").getMetadata().getLabels()).containsEntry("app", "web");
+			});
+		return List.copyOf(exchanges);
+	}
+
+	@Test
+	void informersCreatedForHandlersFollowTheInformerSettings(ControlPlane controlPlane) {
+		assertThat(configMapsInformerOfHandler(controlPlane)).satisfies((informer) -> {
+			assertThat(informer.spec().encoding()).isEqualTo(InformerSpec.Encoding.PROTOBUF);
+			assertThat(informer.exchanges()).isNotEmpty()
+				.allSatisfy((exchange) -> assertThat(exchange.contentType()).startsWith(PROTOBUF));
+		});
+		// the way back to JSON reaches the informers that handlers need, not only the
+		// configured ones
+		assertThat(configMapsInformerOfHandler(controlPlane, "kubeop.informers.encoding=json",
+				"kubeop.informers.page-size=7", "kubeop.informers.watch-timeout=4m",
+				"kubeop.informers.stall-timeout=100s", "kubeop.informers.ping-interval=20s"))
+			.satisfies((informer) -> {
+				assertThat(informer.spec().encoding()).isEqualTo(InformerSpec.Encoding.JSON);
+				assertThat(informer.spec().pageSize()).isEqualTo(7);
+				assertThat(informer.spec().watchTimeout()).isEqualTo(Duration.ofMinutes(4));
+				assertThat(informer.spec().stallTimeout()).isEqualTo(Duration.ofSeconds(100));
+				assertThat(informer.spec().pingInterval()).isEqualTo(Duration.ofSeconds(20));
+				assertThat(informer.exchanges()).isNotEmpty().allSatisfy((exchange) -> {
+					assertThat(exchange.accept()).doesNotContain(PROTOBUF);
+					assertThat(exchange.contentType()).startsWith("application/json");
+				});
+			});
+	}
+
+	/**
+	 * Starts a context whose only informer is the one created for a handler of
+	 * ConfigMaps, and returns its spec and its requests answered before it synced.
+	 */
+	private HandlerInformer configMapsInformerOfHandler(ControlPlane controlPlane, String... properties) {
+		List<Exchange> exchanges = new CopyOnWriteArrayList<>();
+		InformerSpec<?>[] spec = new InformerSpec<?>[1];
+		Interceptor recorder = (chain) -> {
+			okhttp3.Response response = chain.proceed(chain.request());
+			if (chain.request().url().encodedPath().endsWith("/namespaces/" + namespace + "/configmaps")) {
+				exchanges.add(new Exchange(String.valueOf(chain.request().header("Accept")),
+						String.valueOf(response.header("Content-Type"))));
+			}
+			return response;
+		};
+		this.runner.withConfiguration(AutoConfigurations.of(KubeopHandlersAutoConfiguration.class))
+			.withBean(ApiClient.class, () -> {
+				ApiClient client = controlPlane.apiClient();
+				client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(recorder).build());
+				return client;
+			})
+			.withBean(ConfigMapHandler.class)
+			.withPropertyValues("kubeop.informers.namespaces=" + namespace)
+			.withPropertyValues(properties)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				ResourceInformer<?> informer = context.getBean(InformerRegistry.class)
+					.informers()
+					.stream()
+					.filter((candidate) -> candidate.spec().type() == V1ConfigMap.class)
+					.findFirst()
+					.orElseThrow();
+				await().atMost(Duration.ofSeconds(60)).until(informer::hasSynced);
+				assertThat(informer.indexer().listKeys()).contains(namespace + "/web-settings");
+				spec[0] = informer.spec();
+			});
+		return new HandlerInformer(spec[0], List.copyOf(exchanges));
+	}
+
+	/**
+	 * The spec of an informer created for a handler, and its requests.
+	 */
+	private record HandlerInformer(InformerSpec<?> spec, List<Exchange> exchanges) {
+
+	}
+
+	/**
+	 * A handler of ConfigMaps, which no configured informer holds.
+	 */
+	static class ConfigMapHandler {
+
+		@OnAdd
+		void added(V1ConfigMap configMap) {
+		}
+
+	}
+
+	/**
+	 * What a request accepted and the {@code Content-Type} of its response.
+	 */
+	private record Exchange(String accept, String contentType) {
+
 	}
 
 	@Test

@@ -126,7 +126,10 @@ class ListWatchIntegrationTests {
 		ResourceInformer<V1ConfigMap> informer = registry
 			.informer(InformerSpec.of("stopped-relist", "v1", "ConfigMap", V1ConfigMap.class)
 				.withNamespaces(namespace)
-				.withPageSize(2));
+				.withPageSize(2)
+				// the test reads and splits the pages' JSON; protobuf's paged lists are
+				// ProtobufInformerIntegrationTests'
+				.withEncoding(InformerSpec.Encoding.JSON));
 		List<String> deleted = new CopyOnWriteArrayList<>();
 		informer.addEventHandler(new ResourceEventHandler<>() {
 
@@ -181,7 +184,10 @@ class ListWatchIntegrationTests {
 		ResourceInformer<V1ConfigMap> informer = registry
 			.informer(InformerSpec.of("stopped-list", "v1", "ConfigMap", V1ConfigMap.class)
 				.withNamespaces(namespace)
-				.withPageSize(2));
+				.withPageSize(2)
+				// the test reads and splits the pages' JSON; protobuf's paged lists are
+				// ProtobufInformerIntegrationTests'
+				.withEncoding(InformerSpec.Encoding.JSON));
 		List<String> added = new CopyOnWriteArrayList<>();
 		informer.addEventHandler(new ResourceEventHandler<>() {
 
@@ -259,7 +265,10 @@ class ListWatchIntegrationTests {
 		ResourceInformer<V1ConfigMap> informer = registry
 			.informer(InformerSpec.of("gate-relist", "v1", "ConfigMap", V1ConfigMap.class)
 				.withNamespaces(namespace)
-				.withPageSize(2));
+				.withPageSize(2)
+				// the test reads and splits the pages' JSON; protobuf's paged lists are
+				// ProtobufInformerIntegrationTests'
+				.withEncoding(InformerSpec.Encoding.JSON));
 		registry.start();
 		try {
 			registry.awaitSync(Duration.ofSeconds(30));

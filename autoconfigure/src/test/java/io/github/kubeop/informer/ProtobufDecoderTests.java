@@ -16,8 +16,20 @@
 
 package io.github.kubeop.informer;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import com.google.gson.Gson;
+import com.google.gson.JsonDeserializer;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.junit.jupiter.api.Test;
@@ -26,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Decoding watch frames that carry no object of the informer's kind: an error event's
- * Status, as the API server encodes it in protobuf.
+ * Status, as the API server encodes it in protobuf; which informers get a decoder; and a
+ * list read while the watch's frames are.
  *
  * @author Kubeop authors
  */
@@ -42,6 +55,136 @@ class ProtobufDecoderTests {
 		assertThat(event.type()).isEqualTo("ERROR");
 		assertThat(event.tree().get("type").getAsString()).isEqualTo("ERROR");
 		assertThat(event.tree().getAsJsonObject("object").get("code").getAsInt()).isEqualTo(410);
+	}
+
+	@Test
+	void typeWithAnAdapterTheApplicationRegisteredOnTheClientsGsonStaysOnJson() {
+		ResourceKind resource = new ResourceKind("", "v1", "ConfigMap", "configmaps", true);
+		InformerSpec<V1ConfigMap> spec = InformerSpec.of("c", "v1", "ConfigMap", V1ConfigMap.class);
+		Gson withAdapter = JSON.getGson()
+			.newBuilder()
+			.registerTypeAdapter(V1ConfigMap.class,
+					(JsonDeserializer<V1ConfigMap>) (json, type, context) -> new V1ConfigMap())
+			.create();
+		assertThat(ProtobufDecoder.of(spec, resource, JSON.getGson())).isNotNull();
+		// protobuf would bypass the application's adapter
+		assertThat(ProtobufDecoder.of(spec, resource, withAdapter)).isNull();
+	}
+
+	@Test
+	void listReadWhileTheWatchReadsFramesKeepsItsOwnStrings() throws Exception {
+		// a load by name (ResourceInformer.load) lists with the loop's decoder on another
+		// thread while the loop reads its watch
+		ResourceKind resource = new ResourceKind("", "v1", "ConfigMap", "configmaps", true);
+		ProtobufDecoder<V1ConfigMap> decoder = ProtobufDecoder
+			.of(InformerSpec.of("c", "v1", "ConfigMap", V1ConfigMap.class), resource, JSON.getGson());
+		// the frame is longer than the list, so that the list's offsets fall inside it
+		byte[] frame = addedEvent(configMap("watched", "namespace-of-the-watch", "v".repeat(2048)));
+		byte[] list = list(configMap("secret-0", "referenced-heap", "x"));
+		AtomicBoolean listing = new AtomicBoolean(true);
+		CompletableFuture<List<String>> watchKeys = CompletableFuture.supplyAsync(() -> {
+			List<String> keys = new ArrayList<>();
+			try {
+				while (listing.get()) {
+					ProtobufDecoder.Event<V1ConfigMap> event = decoder.readEvent(frame);
+					keys.add(event.key() + " " + event.object().getMetadata().getNamespace());
+				}
+			}
+			catch (IOException ex) {
+				keys.add(ex.toString());
+			}
+			return keys;
+		});
+		List<String> listed = new ArrayList<>();
+		try {
+			for (int i = 0; i < 5_000; i++) {
+				decoder.readList(new ByteArrayInputStream(list),
+						(object, key) -> listed.add(key + " " + object.getMetadata().getNamespace()),
+						(key) -> listed.add("unreadable " + key), (metadata) -> {
+						});
+			}
+		}
+		finally {
+			listing.set(false);
+		}
+		assertThat(listed).hasSize(5_000).containsOnly("referenced-heap/secret-0 referenced-heap");
+		assertThat(watchKeys.get(60, TimeUnit.SECONDS)).isNotEmpty()
+			.containsOnly("namespace-of-the-watch/watched namespace-of-the-watch");
+	}
+
+	/**
+	 * A ConfigMap as protobuf: metadata (name, namespace, resourceVersion) and one entry
+	 * of data.
+	 */
+	private static byte[] configMap(String name, String namespace, String value) throws IOException {
+		byte[] metadata = message((out) -> {
+			out.writeString(1, name);
+			out.writeString(3, namespace);
+			out.writeString(6, "7");
+		});
+		byte[] entry = message((out) -> {
+			out.writeString(1, "key");
+			out.writeString(2, value);
+		});
+		return message((out) -> {
+			out.writeByteArray(1, metadata);
+			out.writeByteArray(2, entry);
+		});
+	}
+
+	/**
+	 * A list response: {@code k8s\0} and a {@code runtime.Unknown} holding a list of one
+	 * ConfigMap.
+	 */
+	private static byte[] list(byte[] item) throws IOException {
+		byte[] listMeta = message((out) -> out.writeString(2, "10"));
+		byte[] configMapList = message((out) -> {
+			out.writeByteArray(1, listMeta);
+			out.writeByteArray(2, item);
+		});
+		return unknown("ConfigMapList", configMapList);
+	}
+
+	/**
+	 * A watch frame without its length: a WatchEvent ADDED holding a ConfigMap.
+	 */
+	private static byte[] addedEvent(byte[] object) throws IOException {
+		byte[] raw = unknown("ConfigMap", object);
+		byte[] extension = message((out) -> out.writeBytes(1, ByteString.copyFrom(raw)));
+		return message((out) -> {
+			out.writeString(1, "ADDED");
+			out.writeByteArray(2, extension);
+		});
+	}
+
+	private static byte[] unknown(String kind, byte[] raw) throws IOException {
+		byte[] typeMeta = message((out) -> {
+			out.writeString(1, "v1");
+			out.writeString(2, kind);
+		});
+		byte[] unknown = message((out) -> {
+			out.writeByteArray(1, typeMeta);
+			out.writeByteArray(2, raw);
+		});
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+		bytes.write(new byte[] { 'k', '8', 's', 0 });
+		bytes.write(unknown);
+		return bytes.toByteArray();
+	}
+
+	private static byte[] message(Writer writer) throws IOException {
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+		CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+		writer.write(out);
+		out.flush();
+		return bytes.toByteArray();
+	}
+
+	@FunctionalInterface
+	private interface Writer {
+
+		void write(CodedOutputStream out) throws IOException;
+
 	}
 
 }

@@ -99,6 +99,12 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	 */
 	private static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
 
+	/**
+	 * The largest buffer a protobuf watch keeps for its frames: realistic Pods (about 10
+	 * KB) and most objects fit; a larger frame gets an array of its own.
+	 */
+	private static final int MAX_FRAME_BUFFER = 64 * 1024;
+
 	private final ResourceInformer<T> informer;
 
 	private final ApiClient client;
@@ -832,14 +838,27 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	private long streamProtobuf(BufferedSource source, ResourceInformer<T>.Relist listing, boolean silenceDetected)
 			throws IOException, ApiException {
 		long events = 0;
+		// one buffer for the frames of a watch, grown to the largest one up to a limit:
+		// an array per event was allocated and zeroed again (10 KB per Pod event)
+		byte[] buffer = new byte[0];
 		while (this.running && !source.exhausted()) {
 			int length = source.readInt();
-			byte[] frame = source.readByteArray(length);
+			if (length < 0) {
+				throw new UnexpectedResponseException("A protobuf watch frame of " + length + " bytes");
+			}
+			if (length > buffer.length && length <= MAX_FRAME_BUFFER) {
+				buffer = new byte[Math.min(MAX_FRAME_BUFFER, Math.max(length, 2 * buffer.length))];
+			}
+			byte[] frame = (length <= buffer.length) ? buffer : new byte[length];
+			source.require(length);
+			for (int read = 0; read < length;) {
+				read += source.read(frame, read, length - read);
+			}
 			events++;
 			ProtobufDecoder.Event<T> event;
 			try {
 				synchronized (this.protobuf) {
-					event = this.protobuf.readEvent(frame);
+					event = this.protobuf.readEvent(frame, length);
 				}
 			}
 			catch (RuntimeException ex) {

@@ -410,10 +410,23 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 	 * @throws IOException if the frame is not a watch event
 	 * @throws RuntimeException if the object does not fit its Java type
 	 */
-	synchronized Event<T> readEvent(byte[] frame) throws IOException {
+	Event<T> readEvent(byte[] frame) throws IOException {
+		return readEvent(frame, frame.length);
+	}
+
+	/**
+	 * Decodes one frame of a watch, a {@code WatchEvent}, from the start of a buffer that
+	 * the caller may reuse once this returns: nothing decoded refers to its bytes.
+	 * @param frame the buffer holding the frame, without its length
+	 * @param length the frame's length
+	 * @return the event
+	 * @throws IOException if the frame is not a watch event
+	 * @throws RuntimeException if the object does not fit its Java type
+	 */
+	synchronized Event<T> readEvent(byte[] frame, int length) throws IOException {
 		this.frame = frame;
 		try {
-			return readEvent(CodedInputStream.newInstance(frame));
+			return readEvent(CodedInputStream.newInstance(frame, 0, length));
 		}
 		finally {
 			this.frame = null;

@@ -385,6 +385,44 @@ class ProtobufInformerIntegrationTests {
 	}
 
 	@Test
+	void watchFramesOfEverySizeArriveWhole(ControlPlane controlPlane, ApiClient direct) throws Exception {
+		// the watch reads its frames into one buffer that grows up to a limit: frames
+		// that grow it, fit it, and exceed the limit (an array of their own), in turn
+		CoreV1Api api = new CoreV1Api(direct);
+		String namespace = ListWatchIntegrationTests.namespace(api, "proto-frames");
+		create(api, namespace, "listed");
+		InformerRegistry registry = new InformerRegistry(controlPlane.apiClient());
+		ResourceInformer<V1ConfigMap> informer = registry
+			.informer(InformerSpec.of("protobuf-frames", "v1", "ConfigMap", V1ConfigMap.class)
+				.withNamespaces(namespace)
+				.withEncoding(InformerSpec.Encoding.PROTOBUF));
+		registry.start();
+		try {
+			registry.awaitSync(Duration.ofSeconds(60));
+			int[] kilobytes = { 2, 100, 30, 70, 1, 50, 200, 3 };
+			for (int i = 0; i < kilobytes.length; i++) {
+				String data = Integer.toString(i).repeat(kilobytes[i] * 1024);
+				api.createNamespacedConfigMap(namespace,
+						new V1ConfigMap().metadata(new V1ObjectMeta().name("frame-" + i)).putDataItem("data", data))
+					.execute();
+			}
+			String last = "frame-" + (kilobytes.length - 1);
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> informer.lister().namespace(namespace).get(last) != null);
+			for (int i = 0; i < kilobytes.length; i++) {
+				V1ConfigMap cached = informer.lister().namespace(namespace).get("frame-" + i);
+				assertThat(cached).as("frame-%d", i).isNotNull();
+				assertThat(cached.getData()).as("frame-%d", i)
+					.containsExactly(Map.entry("data", Integer.toString(i).repeat(kilobytes[i] * 1024)));
+			}
+			assertThat(informer.skippedObjects()).isZero();
+		}
+		finally {
+			registry.stop();
+		}
+	}
+
+	@Test
 	void customResourcesAndServersThatAnswerJsonAreReadAsJson(ControlPlane controlPlane, ApiClient direct)
 			throws Exception {
 		CoreV1Api api = new CoreV1Api(direct);

@@ -70,6 +70,24 @@ class StringPoolTests {
 	}
 
 	@Test
+	void bytesAreHashedAsTheStringTheyHold() {
+		// every length up to past two steps of four bytes, so that each remainder of the
+		// four-byte steps is taken
+		String text = "app.kubernetes.io/name=web-0123456789";
+		for (int length = 0; length <= text.length(); length++) {
+			String part = text.substring(0, length);
+			byte[] frame = ("xyz" + part + "w").getBytes(StandardCharsets.UTF_8);
+			assertThat(StringPool.asciiHash(frame, 3, length)).as(part).isEqualTo(part.hashCode());
+		}
+		for (int at = 0; at < 9; at++) {
+			byte[] bytes = "abcdefghi".getBytes(StandardCharsets.UTF_8);
+			bytes[at] = (byte) 0xC3;
+			assertThat(StringPool.asciiHash(bytes, 0, bytes.length)).as("non-ASCII at %d", at)
+				.isEqualTo(StringPool.NOT_ASCII);
+		}
+	}
+
+	@Test
 	void threadsPoolingTheSameStringsAgreeOnTheirInstances() throws Exception {
 		// many new strings at once from two threads: the segments' tables grow while
 		// both look up and add

@@ -459,12 +459,14 @@ public final class EventDeliveryBenchmark {
 		long half = events / 2;
 		long[] atHalf = new long[2];
 		Map<String, Long> threadsAtHalf = new LinkedHashMap<>();
+		long[] compilationAtHalf = new long[1];
 		Consumer<Map<String, String>> counter = (annotations) -> {
 			long count = handled.incrementAndGet();
 			if (count == half) {
 				atHalf[0] = os.getProcessCpuTime();
 				atHalf[1] = threads.getTotalThreadAllocatedBytes();
 				threadsAtHalf.putAll(threadCpu(threads));
+				compilationAtHalf[0] = compilationMillis();
 			}
 			if (count == events) {
 				lastEventMicros.set(nowMicros());
@@ -479,28 +481,22 @@ public final class EventDeliveryBenchmark {
 		}
 		long cpuBefore = os.getProcessCpuTime();
 		long allocatedBefore = threads.getTotalThreadAllocatedBytes();
+		Map<String, Long> threadsBefore = threadCpu(threads);
+		long compilationBefore = compilationMillis();
 		boolean completed = done.await(REPLAY_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 		long cpuAtEnd = os.getProcessCpuTime();
 		long allocatedAtEnd = threads.getTotalThreadAllocatedBytes();
 		long cpu = cpuAtEnd - cpuBefore;
 		long allocated = allocatedAtEnd - allocatedBefore;
 		if (completed && half > 0) {
-			// where the second half's CPU went: the Java threads by name, the rest is the
-			// JVM's own (JIT compilers, GC)
+			// where the CPU went: the Java threads by name, the rest is the JVM's own
+			// (JIT, GC), with the time its JIT compilers spent as the JVM counts it
 			Map<String, Long> threadsAtEnd = threadCpu(threads);
-			StringBuilder split = new StringBuilder("second half, CPU µs per event by thread:");
-			long javaThreads = 0;
-			for (Map.Entry<String, Long> entry : threadsAtEnd.entrySet()) {
-				long spent = entry.getValue() - threadsAtHalf.getOrDefault(entry.getKey(), 0L);
-				javaThreads += spent;
-				if (spent * 100 > (cpuAtEnd - atHalf[0])) {
-					split.append(
-							String.format(Locale.ROOT, " %s %.1f;", entry.getKey(), spent / 1000.0 / (events - half)));
-				}
-			}
-			split.append(String.format(Locale.ROOT, " JVM (JIT, GC) %.1f",
-					(cpuAtEnd - atHalf[0] - javaThreads) / 1000.0 / (events - half)));
-			System.out.println(split);
+			long compilationAtEnd = compilationMillis();
+			System.out.println(cpuSplit("whole replay", threadsBefore, threadsAtEnd, cpuAtEnd - cpuBefore,
+					compilationAtEnd - compilationBefore, events));
+			System.out.println(cpuSplit("second half", threadsAtHalf, threadsAtEnd, cpuAtEnd - atHalf[0],
+					compilationAtEnd - compilationAtHalf[0], events - half));
 		}
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("events", handled.get());
@@ -516,6 +512,33 @@ public final class EventDeliveryBenchmark {
 		System.out.println(new Gson().toJson(result));
 		System.out.flush();
 		System.exit(0);
+	}
+
+	/**
+	 * Where the CPU of part of a replay went, per event: the Java threads that took more
+	 * than a hundredth of it, by name, then the rest, the JVM's own, with the time its
+	 * JIT compilers spent (elapsed, as the JVM counts it).
+	 */
+	private static String cpuSplit(String part, Map<String, Long> before, Map<String, Long> after, long processCpu,
+			long compilationMillis, long events) {
+		StringBuilder split = new StringBuilder(part + ", CPU µs per event by thread:");
+		long javaThreads = 0;
+		for (Map.Entry<String, Long> entry : after.entrySet()) {
+			long spent = entry.getValue() - before.getOrDefault(entry.getKey(), 0L);
+			javaThreads += spent;
+			if (spent * 100 > processCpu) {
+				split.append(String.format(Locale.ROOT, " %s %.1f;", entry.getKey(), spent / 1000.0 / events));
+			}
+		}
+		split.append(String.format(Locale.ROOT, " JVM %.1f, of which JIT compiling about %.1f",
+				(processCpu - javaThreads) / 1000.0 / events, compilationMillis * 1000.0 / events));
+		return split.toString();
+	}
+
+	private static long compilationMillis() {
+		java.lang.management.CompilationMXBean compilation = ManagementFactory.getCompilationMXBean();
+		return (compilation != null && compilation.isCompilationTimeMonitoringSupported())
+				? compilation.getTotalCompilationTime() : 0;
 	}
 
 	/**

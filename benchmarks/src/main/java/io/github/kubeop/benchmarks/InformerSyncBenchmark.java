@@ -32,6 +32,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -84,7 +85,9 @@ import okhttp3.Response;
  * example {@code 3 1000 20000 150000:2}; the system property {@code workloads}
  * (comma-separated {@code configmaps}, {@code pods}) limits the workloads; with the
  * system property {@code peak-only} it samples only the peak heap at the largest size and
- * adds those rows to the results file already there.
+ * adds those rows to the results file already there; the system property
+ * {@code contenders} (names separated by semicolons) limits the run to some contenders,
+ * the peak heap samples included.
  *
  * @author Kubeop authors
  */
@@ -143,6 +146,8 @@ public final class InformerSyncBenchmark {
 		int largest = counts.get(counts.size() - 1);
 		List<String> selected = List.of(System.getProperty("workloads", "configmaps,pods").split(","));
 		boolean peakOnly = Boolean.getBoolean("peak-only");
+		String only = System.getProperty("contenders", "");
+		Predicate<String> chosen = (contender) -> only.isEmpty() || List.of(only.split(";")).contains(contender);
 		Results results = peakOnly ? Results.read(Path.of("benchmarks", "results", "sync.json")) : new Results("sync");
 		results.environment()
 			.put("syncProbe",
@@ -194,6 +199,7 @@ public final class InformerSyncBenchmark {
 						// in the peak heap rows at this size
 						here.retainAll(LARGEST_CONTENDERS);
 					}
+					here.removeIf(chosen.negate());
 					Set<String> failed = new HashSet<>();
 					for (int repetition = 0; repetition < sizes.get(count); repetition++) {
 						List<String> order = new ArrayList<>(here);
@@ -234,7 +240,7 @@ public final class InformerSyncBenchmark {
 						results.write(Path.of("benchmarks", "results"));
 					}
 					if (workload == Workload.PODS && count == largest) {
-						for (String contender : PEAK_CONTENDERS) {
+						for (String contender : PEAK_CONTENDERS.stream().filter(chosen).toList()) {
 							JsonObject sample;
 							try {
 								sample = probe(controlPlane, namespace, workload.plural, contender, count, true);

@@ -286,14 +286,18 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 							this.setApiVersion.invoke(object, this.apiVersion);
 							this.setKind.invoke(object, this.kind);
 							key = this.key;
+							in.popLimit(itemLimit);
 						}
 						catch (RuntimeException | ReflectiveOperationException ex) {
 							object = null;
 							key = (this.key != null) ? this.key : "(unreadable)";
+							// the limits of the nested messages it failed in are still
+							// pushed, and the rest of the item lies beyond them: back to
+							// the list's limit first
+							in.popLimit(itemLimit);
 							in.skipRawBytes(length - (in.getTotalBytesRead() - start));
 						}
 					}
-					in.popLimit(itemLimit);
 					if (object != null) {
 						onObject.accept(object, key);
 					}

@@ -112,6 +112,43 @@ class ProtobufDecoderTests {
 			.containsOnly("namespace-of-the-watch/watched namespace-of-the-watch");
 	}
 
+	@Test
+	void listItemThatDoesNotFitInsideANestedMessageIsSkippedAndTheNextOneRead() throws Exception {
+		ResourceKind resource = new ResourceKind("", "v1", "ConfigMap", "configmaps", true);
+		ProtobufDecoder<V1ConfigMap> decoder = ProtobufDecoder
+			.of(InformerSpec.of("c", "v1", "ConfigMap", V1ConfigMap.class), resource, JSON.getGson());
+		// a creationTimestamp no Instant holds: the decoding fails two messages deep
+		// (metadata, then its Time)
+		byte[] time = message((out) -> out.writeInt64(1, Long.MAX_VALUE));
+		byte[] metadata = message((out) -> {
+			out.writeByteArray(8, time);
+			out.writeString(1, "unfit");
+			out.writeString(3, "ns");
+		});
+		byte[] entry = message((out) -> {
+			out.writeString(1, "key");
+			out.writeString(2, "value");
+		});
+		// fields after the one that fails, in the metadata and in the object
+		byte[] unfit = message((out) -> {
+			out.writeByteArray(1, metadata);
+			out.writeByteArray(2, entry);
+		});
+		byte[] listMeta = message((out) -> out.writeString(2, "10"));
+		byte[] configMapList = message((out) -> {
+			out.writeByteArray(1, listMeta);
+			out.writeByteArray(2, unfit);
+			out.writeByteArray(2, configMap("fit", "ns", "x"));
+		});
+		List<String> listed = new ArrayList<>();
+		ListWatch.ListMetadata read = decoder.readList(
+				new ByteArrayInputStream(unknown("ConfigMapList", configMapList)), (object, key) -> listed.add(key),
+				(key) -> listed.add("unreadable"), (meta) -> {
+				});
+		assertThat(listed).containsExactly("unreadable", "ns/fit");
+		assertThat(read.resourceVersion()).isEqualTo("10");
+	}
+
 	/**
 	 * A ConfigMap as protobuf: metadata (name, namespace, resourceVersion) and one entry
 	 * of data.

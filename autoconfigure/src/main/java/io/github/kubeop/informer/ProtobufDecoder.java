@@ -151,8 +151,9 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 			Set<StandardTransform> standardTransforms, boolean clientKeepsManagedFields) throws NoSuchMethodException {
 		this.table = table;
 		this.type = type;
-		this.apiVersion = resource.apiVersion();
-		this.kind = resource.kind();
+		// the instances JSON's cached objects share
+		this.apiVersion = StringPool.pooled(resource.apiVersion());
+		this.kind = StringPool.pooled(resource.kind());
 		this.metadataOnly = type == PartialObjectMetadata.class;
 		this.deduplicate = standardTransforms.contains(StandardTransform.DEDUPLICATE_STRINGS);
 		this.skipManagedFields = standardTransforms.contains(StandardTransform.STRIP_MANAGED_FIELDS)
@@ -513,9 +514,12 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 		// resource's, as on JSON
 		boolean envelope = !this.metadataOnly;
 		try {
-			this.setApiVersion.invoke(decoded,
-					(envelope && objectApiVersion != null) ? objectApiVersion : this.apiVersion);
-			this.setKind.invoke(decoded, (envelope && objectKind != null) ? objectKind : this.kind);
+			// each event's type meta is read anew: every cached object kept its own copy
+			// of
+			// "v1" and "ConfigMap" (about 100 bytes an object), where JSON pools them
+			this.setApiVersion.invoke(decoded, (envelope && objectApiVersion != null)
+					? shared(objectApiVersion, this.apiVersion) : this.apiVersion);
+			this.setKind.invoke(decoded, (envelope && objectKind != null) ? shared(objectKind, this.kind) : this.kind);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new IllegalStateException(ex);
@@ -829,6 +833,14 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 		int offset = in.getTotalBytesRead();
 		in.skipRawBytes(length);
 		return StringPool.pooled(this.frame, offset, length);
+	}
+
+	/**
+	 * Returns the decoder's own instance of a string of an event's type meta when equal,
+	 * else the pooled one.
+	 */
+	private static String shared(String value, String own) {
+		return value.equals(own) ? own : StringPool.pooled(value);
 	}
 
 	private String pooled(String value, boolean pool) {

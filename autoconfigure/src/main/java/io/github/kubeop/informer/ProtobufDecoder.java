@@ -514,9 +514,8 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 		// resource's, as on JSON
 		boolean envelope = !this.metadataOnly;
 		try {
-			// each event's type meta is read anew: every cached object kept its own copy
-			// of
-			// "v1" and "ConfigMap" (about 100 bytes an object), where JSON pools them
+			// each event's type meta is read anew: without sharing, every cached object
+			// kept its own "v1" and "ConfigMap" (about 100 bytes), where JSON pools them
 			this.setApiVersion.invoke(decoded, (envelope && objectApiVersion != null)
 					? shared(objectApiVersion, this.apiVersion) : this.apiVersion);
 			this.setKind.invoke(decoded, (envelope && objectKind != null) ? shared(objectKind, this.kind) : this.kind);

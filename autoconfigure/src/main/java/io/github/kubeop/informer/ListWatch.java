@@ -857,9 +857,9 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 			events++;
 			ProtobufDecoder.Event<T> event;
 			try {
-				synchronized (this.protobuf) {
-					event = this.protobuf.readEvent(frame, length);
-				}
+				// readEvent holds the decoder's own lock, which a load by name's list
+				// shares
+				event = this.protobuf.readEvent(frame, length);
 			}
 			catch (RuntimeException ex) {
 				// an object that does not fit its Java type: the last readable state

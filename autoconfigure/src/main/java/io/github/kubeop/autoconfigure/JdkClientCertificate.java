@@ -33,6 +33,7 @@ import java.util.regex.Pattern;
 
 import javax.net.ssl.KeyManagerFactory;
 
+import io.github.kubeop.webhook.InMemoryKeyStore;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.credentials.Authentication;
 
@@ -100,14 +101,12 @@ final class JdkClientCertificate implements Authentication {
 	@Override
 	public void provide(ApiClient client) {
 		try {
-			KeyStore keyStore = KeyStore.getInstance("PKCS12");
-			keyStore.load(null, null);
-			keyStore.setKeyEntry("client", this.key, new char[0], this.chain.toArray(new Certificate[0]));
+			KeyStore keyStore = InMemoryKeyStore.of("client", this.key, this.chain.toArray(new Certificate[0]));
 			KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-			factory.init(keyStore, new char[0]);
+			factory.init(keyStore, InMemoryKeyStore.PASSWORD);
 			client.setKeyManagers(factory.getKeyManagers());
 		}
-		catch (GeneralSecurityException | java.io.IOException ex) {
+		catch (GeneralSecurityException ex) {
 			throw new IllegalStateException("Could not create the key managers of the client certificate", ex);
 		}
 	}

@@ -102,7 +102,7 @@ public final class CertificateWatcher implements AutoCloseable {
 		try {
 			KeyStore store = certificates.keyStore();
 			Certificate[] chain = store.getCertificateChain(SelfSignedCertificates.ALIAS);
-			PrivateKey key = (PrivateKey) store.getKey(SelfSignedCertificates.ALIAS, new char[0]);
+			PrivateKey key = (PrivateKey) store.getKey(SelfSignedCertificates.ALIAS, InMemoryKeyStore.PASSWORD);
 			return new CertificateWatcher(null, null, null,
 					Serving.of(key, Arrays.stream(chain).map(X509Certificate.class::cast).toList(), null, null));
 		}
@@ -306,11 +306,9 @@ public final class CertificateWatcher implements AutoCloseable {
 		static Serving of(PrivateKey key, List<X509Certificate> chain, byte[] certificateBytes, byte[] keyBytes) {
 			String alias = SelfSignedCertificates.ALIAS + "-" + generations.incrementAndGet();
 			try {
-				KeyStore store = KeyStore.getInstance("PKCS12");
-				store.load(null, null);
-				store.setKeyEntry(alias, key, new char[0], chain.toArray(Certificate[]::new));
+				KeyStore store = InMemoryKeyStore.of(alias, key, chain.toArray(Certificate[]::new));
 				KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-				factory.init(store, new char[0]);
+				factory.init(store, InMemoryKeyStore.PASSWORD);
 				X509ExtendedKeyManager keys = null;
 				for (KeyManager manager : factory.getKeyManagers()) {
 					if (manager instanceof X509ExtendedKeyManager extended) {
@@ -322,7 +320,7 @@ public final class CertificateWatcher implements AutoCloseable {
 				}
 				return new Serving(alias, chain, store, keys, certificateBytes, keyBytes);
 			}
-			catch (GeneralSecurityException | IOException ex) {
+			catch (GeneralSecurityException ex) {
 				throw new IllegalStateException("Could not store the webhook serving certificate", ex);
 			}
 		}

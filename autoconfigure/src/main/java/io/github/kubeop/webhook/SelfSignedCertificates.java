@@ -76,8 +76,6 @@ public final class SelfSignedCertificates {
 
 	private final PrivateKey servingKey;
 
-	private final char[] password = new char[0];
-
 	private SelfSignedCertificates(X509Certificate authority, X509Certificate serving, PrivateKey servingKey) {
 		this.authority = authority;
 		this.serving = serving;
@@ -129,13 +127,9 @@ public final class SelfSignedCertificates {
 	 */
 	public KeyStore keyStore() {
 		try {
-			KeyStore store = KeyStore.getInstance("PKCS12");
-			store.load(null, null);
-			store.setKeyEntry(ALIAS, this.servingKey, this.password,
-					new Certificate[] { this.serving, this.authority });
-			return store;
+			return InMemoryKeyStore.of(ALIAS, this.servingKey, this.serving, this.authority);
 		}
-		catch (GeneralSecurityException | IOException ex) {
+		catch (GeneralSecurityException ex) {
 			throw new IllegalStateException("Could not store the webhook serving certificate", ex);
 		}
 	}

@@ -43,7 +43,6 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
 import okhttp3.Call;
 import okhttp3.Callback;
-import okhttp3.ConnectionPool;
 import okhttp3.OkHttpClient;
 import okhttp3.Protocol;
 import okhttp3.Request;
@@ -203,7 +202,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 		this.client = client;
 		this.namespace = namespace;
 		this.reachability = informer.reachability();
-		this.listHttp = pinged(client.getHttpClient(), informer.spec(), this.reachability.connections())
+		this.listHttp = pinged(client.getHttpClient(), informer.spec(), this.reachability)
 			.readTimeout(Duration.ofSeconds(60))
 			.build();
 		this.watchHttp = watchClient(client.getHttpClient(), informer.spec(), this.reachability);
@@ -221,7 +220,7 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	 * runs on, so that a watch found dead can close it for all.
 	 */
 	private static OkHttpClient watchClient(OkHttpClient base, InformerSpec<?> spec, ServerReachability reachability) {
-		return pinged(base, spec, reachability.connections()).readTimeout(spec.stallTimeout())
+		return pinged(base, spec, reachability).readTimeout(spec.stallTimeout())
 			.addNetworkInterceptor(reachability.watchConnectionRecorder())
 			.build();
 	}
@@ -232,9 +231,16 @@ final class ListWatch<T extends KubernetesObject> implements Runnable {
 	 * transport does), so that each connection is pinged and one that fails a ping fails
 	 * every list and watch on it at once; HTTP/2 offered, since OkHttp pings only HTTP/2
 	 * connections, as client-go's transport does with its read-idle and ping timeouts.
+	 * Loops that start together open that connection once, not once each (see
+	 * {@link ServerReachability#oneOpeningAtATime()}).
 	 */
-	private static OkHttpClient.Builder pinged(OkHttpClient base, InformerSpec<?> spec, ConnectionPool connections) {
-		OkHttpClient.Builder builder = base.newBuilder().connectionPool(connections).pingInterval(spec.pingInterval());
+	private static OkHttpClient.Builder pinged(OkHttpClient base, InformerSpec<?> spec,
+			ServerReachability reachability) {
+		OkHttpClient.Builder builder = base.newBuilder()
+			.connectionPool(reachability.connections())
+			.pingInterval(spec.pingInterval())
+			.addInterceptor(reachability.oneOpeningAtATime())
+			.addNetworkInterceptor(reachability.connectionOpen());
 		List<Protocol> protocols = base.protocols();
 		if (!protocols.contains(Protocol.HTTP_2) && !protocols.contains(Protocol.H2_PRIOR_KNOWLEDGE)) {
 			builder.protocols(List.of(Protocol.HTTP_2, Protocol.HTTP_1_1));

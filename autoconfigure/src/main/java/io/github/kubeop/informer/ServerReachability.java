@@ -17,6 +17,7 @@
 package io.github.kubeop.informer;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.Map;
@@ -67,7 +68,22 @@ final class ServerReachability {
 	 */
 	private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
 
+	/**
+	 * How long a request waits for another to open the pool's first connection before it
+	 * opens one of its own.
+	 */
+	private static final Duration OPENING_WAIT = Duration.ofSeconds(10);
+
 	private final ConnectionPool connections = new ConnectionPool();
+
+	/**
+	 * The lock of {@link #opening}, apart from this object's, on which loops wait for the
+	 * server to be reachable.
+	 */
+	private final Object openingLock = new Object();
+
+	/** Whether a request is opening a connection while the pool has none. */
+	private boolean opening;
 
 	/** The connection of each open watch, for closing every watch on a dead one. */
 	private final Map<Call, Connection> watchConnections = new ConcurrentHashMap<>();
@@ -119,6 +135,85 @@ final class ServerReachability {
 			}
 			return chain.proceed(chain.request());
 		};
+	}
+
+	/**
+	 * Returns the application interceptor that lets one request at a time open a
+	 * connection while the pool has none, the others waiting until it is open (or for at
+	 * most {@link #OPENING_WAIT}). The loops start together (every informer when the
+	 * application starts, every loop after a dead connection was closed), and OkHttp
+	 * pools a new connection only once it is made: each loop opened one of its own, with
+	 * a whole TLS handshake each (with the client certificate, four informers cost four
+	 * handshakes at start-up, and so many of the JIT's work on the handshake's
+	 * arithmetic), and then kept one of the HTTP/2 connections and closed the others. The
+	 * waiting requests find the open connection in the pool and are multiplexed on it.
+	 * Over HTTP/1.1 they open their own, as before, once the first is open.
+	 * @return the interceptor
+	 * @see #connectionOpen()
+	 */
+	Interceptor oneOpeningAtATime() {
+		return (chain) -> {
+			boolean opener = awaitOpenConnection();
+			try {
+				return chain.proceed(chain.request());
+			}
+			finally {
+				if (opener) {
+					opened();
+				}
+			}
+		};
+	}
+
+	/**
+	 * Returns the network interceptor that tells the requests waiting in
+	 * {@link #oneOpeningAtATime()} that a connection is open: network interceptors run
+	 * once the request has its connection, before its response comes (a list's may take
+	 * long).
+	 * @return the interceptor
+	 */
+	Interceptor connectionOpen() {
+		return (chain) -> {
+			opened();
+			return chain.proceed(chain.request());
+		};
+	}
+
+	/**
+	 * Waits while another request opens the pool's first connection.
+	 * @return whether the calling request is the one to open it
+	 */
+	private boolean awaitOpenConnection() throws InterruptedIOException {
+		synchronized (this.openingLock) {
+			long deadline = this.nanoClock.getAsLong() + OPENING_WAIT.toNanos();
+			while (this.connections.connectionCount() == 0) {
+				if (!this.opening) {
+					this.opening = true;
+					return true;
+				}
+				long left = deadline - this.nanoClock.getAsLong();
+				if (left <= 0) {
+					return false;
+				}
+				try {
+					TimeUnit.NANOSECONDS.timedWait(this.openingLock, left);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new InterruptedIOException("Interrupted while another request opened a connection");
+				}
+			}
+			return false;
+		}
+	}
+
+	private void opened() {
+		synchronized (this.openingLock) {
+			if (this.opening) {
+				this.opening = false;
+				this.openingLock.notifyAll();
+			}
+		}
 	}
 
 	/**

@@ -382,7 +382,7 @@ public final class BenchmarkReport {
 	/**
 	 * Renders the sync scenario's targets with the ratios measured at the largest size:
 	 * typed Pod heap per object with managedFields stripped on both sides, and the time
-	 * to sync against client-go on JSON.
+	 * to sync against client-go, both with their defaults (protobuf), and both on JSON.
 	 */
 	private void targets(Results results, long objects) {
 		String pods = "Pods";
@@ -398,10 +398,10 @@ public final class BenchmarkReport {
 				Contenders.CLIENT_JAVA_STRIP, "bytesPerObject");
 		target(results, objects, "Heap per typed Pod, managedFields stripped on both, vs client-go", "at most 1.0",
 				Contenders.CLIENT_GO_STRIP, "bytesPerObject");
-		target(results, objects, "Initial sync time vs client-go on JSON (otherwise both with their defaults)",
-				"at most 1.0", Contenders.CLIENT_GO_JSON, "syncMillis");
-		target(results, objects, "Initial sync time vs client-go with its default, protobuf (not a target)", "",
+		target(results, objects, "Initial sync time vs client-go, both with their defaults (protobuf)", "at most 1.0",
 				Contenders.CLIENT_GO, "syncMillis");
+		target(results, objects, "Initial sync time, Kubeop on JSON vs client-go on JSON", "at most 1.0",
+				Contenders.KUBEOP_JSON, Contenders.CLIENT_GO_JSON, "syncMillis");
 		long metadataOnly = results.rows()
 			.stream()
 			.filter((row) -> row.workload().equals(pods) && row.contender().equals(Contenders.KUBEOP_METADATA))
@@ -533,6 +533,15 @@ public final class BenchmarkReport {
 	 * there, at the largest size it ran at, saying so.
 	 */
 	private void target(Results results, long objects, String what, String goal, String contender, String metric) {
+		target(results, objects, what, goal, Contenders.KUBEOP, contender, metric);
+	}
+
+	/**
+	 * Renders a target's ratio of the given Kubeop row over the contender's, as
+	 * {@link #target(Results, long, String, String, String, String)} does.
+	 */
+	private void target(Results results, long objects, String what, String goal, String kubeop, String contender,
+			String metric) {
 		long size = results.rows()
 			.stream()
 			.filter((row) -> row.workload().equals("Pods") && row.contender().equals(contender)
@@ -542,9 +551,12 @@ public final class BenchmarkReport {
 			.orElse(0);
 		String measured = "not measured";
 		if (size > 0) {
-			measured = ratio(find(results, "Pods", size, Contenders.KUBEOP), find(results, "Pods", size, contender),
-					metric, null);
-			if (size != objects) {
+			measured = ratio(find(results, "Pods", size, kubeop), find(results, "Pods", size, contender), metric, null);
+			if (measured.isEmpty()) {
+				// results from before this Kubeop row was run
+				measured = "not measured";
+			}
+			else if (size != objects) {
 				measured += String.format(Locale.ROOT, " at %,d Pods, the largest size %s ran at", size, contender);
 			}
 		}
@@ -570,10 +582,10 @@ public final class BenchmarkReport {
 	 * while decoding.
 	 */
 	private static String counterpart(String contender) {
-		boolean strips = contender.equals(Contenders.KUBEOP) || contender.equals(Contenders.CLIENT_JAVA)
-				|| contender.equals(Contenders.CLIENT_JAVA_STRIP) || contender.equals(Contenders.CLIENT_GO_STRIP)
-				|| contender.equals(Contenders.KUBEOP_LEAN_OFF) || contender.equals(Contenders.KUBEOP_METADATA)
-				|| contender.equals(Contenders.KUBEOP_DYNAMIC);
+		boolean strips = contender.equals(Contenders.KUBEOP) || contender.equals(Contenders.KUBEOP_JSON)
+				|| contender.equals(Contenders.CLIENT_JAVA) || contender.equals(Contenders.CLIENT_JAVA_STRIP)
+				|| contender.equals(Contenders.CLIENT_GO_STRIP) || contender.equals(Contenders.KUBEOP_LEAN_OFF)
+				|| contender.equals(Contenders.KUBEOP_METADATA) || contender.equals(Contenders.KUBEOP_DYNAMIC);
 		return strips ? Contenders.KUBEOP : Contenders.KUBEOP_KEEP_ALL;
 	}
 
@@ -603,7 +615,9 @@ public final class BenchmarkReport {
 				continue;
 			}
 			this.out.append("Every contender runs in a process of its own (a fresh JVM with the flags above, or the "
-					+ "client-go program with its defaults: protobuf, client-go 0.35's default for built-in types), the order rotated between repetitions. The writers "
+					+ "client-go program with its defaults: protobuf, client-go 0.35's default for built-in types), "
+					+ "each as its users run it (Kubeop and its handler with Kubeop's default encoding, protobuf for "
+					+ "built-in kinds), the order rotated between repetitions. The writers "
 					+ "run in the harness's JVM on their own `ApiClient`; a fixed-rate write is stamped with the time "
 					+ "it was scheduled to start, so a write that waited for a free writer counts its wait. Medians "
 					+ "over the repetitions, with the range.\n\n");
@@ -653,15 +667,16 @@ public final class BenchmarkReport {
 					"$1 ($2 of JSON each on average, with status, conditions, containers, resources, volumes and "
 							+ "managedFields, as the real API server wrote them)")
 				: "200 ConfigMaps";
-		this.out
-			.append("Each sample is a fresh process that informs on " + objects + " served by the replay server, "
-					+ "which then streams " + events + " MODIFIED events as fast as the client reads them, in the wire "
-					+ "format the client asks for. The same probe for every contender: a handler that only counts "
-					+ "updates; events per second are the events over the time from the first event's first byte "
-					+ "served to the last event handled. CPU time (user and system, of the whole process) and bytes "
-					+ "allocated (Java: `ThreadMXBean#getTotalThreadAllocatedBytes`, Go: `MemStats.TotalAlloc`) are "
-					+ "counted from the informer's sync to the last event, per event. The client-go rows marked "
-					+ "GOMEMLIMIT run with `GOGC=off GOMEMLIMIT=")
+		this.out.append("Each sample is a fresh process that informs on " + objects + " served by the replay server, "
+				+ "which then streams " + events + " MODIFIED events as fast as the client reads them, in the wire "
+				+ "format the client asks for: Kubeop asks for protobuf, its default for built-in kinds, and the "
+				+ "row Kubeop, JSON for JSON (`kubeop.informers.encoding: json`); the ratios compare Kubeop with its "
+				+ "default. The same probe for every contender: a handler that only counts "
+				+ "updates; events per second are the events over the time from the first event's first byte "
+				+ "served to the last event handled. CPU time (user and system, of the whole process) and bytes "
+				+ "allocated (Java: `ThreadMXBean#getTotalThreadAllocatedBytes`, Go: `MemStats.TotalAlloc`) are "
+				+ "counted from the informer's sync to the last event, per event. The client-go rows marked "
+				+ "GOMEMLIMIT run with `GOGC=off GOMEMLIMIT=")
 			.append(environment.getOrDefault("clientGoTuned", "").replace("GOGC=off GOMEMLIMIT=", ""))
 			.append("`: the Java contenders' maximum heap, so that both runtimes may fill the same heap before "
 					+ "collecting, where client-go's default (GOGC=100) collects each time its small live heap "
@@ -671,19 +686,14 @@ public final class BenchmarkReport {
 			this.out.append("These replay rows: ").append(environment.get("replayRun")).append(".\n\n");
 		}
 		this.out.append(".").append(workload).append('\n');
-		// Kubeop on protobuf is opt-in: its CPU is compared in a column of its own, so
-		// that
-		// the Kubeop column stays the default users get
-		boolean protobuf = rows.stream().anyMatch((row) -> row.contender().equals(Contenders.KUBEOP_PROTOBUF));
-		this.out.append(protobuf ? "[cols=\"3,2,2,2,2,2,2,2,2\"]\n|===\n" : "[cols=\"3,2,2,2,2,2,2,2\"]\n|===\n")
+		// the ratios compare Kubeop as its users run it (its default encoding); Kubeop on
+		// JSON is a row of its own, compared like any other contender
+		this.out.append("[cols=\"3,2,2,2,2,2,2,2\"]\n|===\n")
 			.append("|Contender |Watch served as |Events per second |Kubeop / contender |CPU per event (µs) ")
 			.append("|Kubeop / contender, CPU ")
-			.append(protobuf ? "|Kubeop on protobuf / contender, CPU " : "")
 			.append("|Allocated per event (KB) |Allocation rate (MiB/s)\n\n");
 		for (Results.Row row : rows) {
 			Results.Row kubeop = results.row(workload, row.objects(), Contenders.KUBEOP);
-			Results.Row kubeopProtobuf = protobuf ? results.row(workload, row.objects(), Contenders.KUBEOP_PROTOBUF)
-					: null;
 			boolean completed = !row.metric("completed").isEmpty()
 					&& row.metric("completed").stream().allMatch((value) -> value > 0);
 			this.out.append('|')
@@ -702,9 +712,6 @@ public final class BenchmarkReport {
 				.append(completed
 						? ratio(kubeop, row, "cpuMicrosPerEvent", "replay CPU time per event" + (pods ? " (Pods)" : ""))
 						: "")
-				.append(protobuf ? " |" : "")
-				.append((kubeopProtobuf != null && completed) ? ratio(kubeopProtobuf, row, "cpuMicrosPerEvent",
-						"replay CPU time per event, Kubeop on protobuf" + (pods ? " (Pods)" : "")) : "")
 				.append(" |")
 				.append(completed ? summary(row.metric("allocatedBytesPerEvent").stream().map((b) -> b / 1024).toList())
 						: "")
@@ -716,7 +723,7 @@ public final class BenchmarkReport {
 			}
 		}
 		this.out.append("|===\n\n");
-		secondHalfTable(results, workload, rows, pods, protobuf);
+		secondHalfTable(results, workload, rows, pods);
 	}
 
 	/**
@@ -724,8 +731,7 @@ public final class BenchmarkReport {
 	 * events alone, when the samples have them: by then the JIT has compiled the event
 	 * path, which the whole replay counts as well (a path that was cold at the sync).
 	 */
-	private void secondHalfTable(Results results, String workload, List<Results.Row> rows, boolean pods,
-			boolean protobuf) {
+	private void secondHalfTable(Results results, String workload, List<Results.Row> rows, boolean pods) {
 		String metric = "cpuMicrosPerEventSecondHalf";
 		if (rows.stream().noneMatch((row) -> !row.metric(metric).isEmpty())) {
 			return;
@@ -736,28 +742,20 @@ public final class BenchmarkReport {
 			.append(".")
 			.append(workload)
 			.append(", second half of the events\n")
-			.append(protobuf ? "[cols=\"3,2,2,2,2\"]\n|===\n" : "[cols=\"3,2,2,2\"]\n|===\n")
+			.append("[cols=\"3,2,2,2\"]\n|===\n")
 			.append("|Contender |CPU per event (µs) |Kubeop / contender, CPU ")
-			.append(protobuf ? "|Kubeop on protobuf / contender, CPU " : "")
 			.append("|Allocated per event (KB)\n\n");
 		for (Results.Row row : rows) {
 			if (row.metric(metric).isEmpty()) {
 				continue;
 			}
 			Results.Row kubeop = results.row(workload, row.objects(), Contenders.KUBEOP);
-			Results.Row kubeopProtobuf = protobuf ? results.row(workload, row.objects(), Contenders.KUBEOP_PROTOBUF)
-					: null;
 			this.out.append('|')
 				.append(row.contender())
 				.append(" |")
 				.append(summary(row.metric(metric)))
 				.append(" |")
 				.append(ratio(kubeop, row, metric, "replay CPU time per event, second half" + (pods ? " (Pods)" : "")))
-				.append(protobuf ? " |" : "")
-				.append((kubeopProtobuf != null)
-						? ratio(kubeopProtobuf, row, metric,
-								"replay CPU time per event, second half, Kubeop on protobuf" + (pods ? " (Pods)" : ""))
-						: "")
 				.append(" |")
 				.append(summary(row.metric("allocatedBytesPerEventSecondHalf").stream().map((b) -> b / 1024).toList()))
 				.append('\n');

@@ -16,6 +16,9 @@
 
 package io.github.kubeop.benchmarks;
 
+import io.github.kubeop.informer.InformerSpec;
+import io.kubernetes.client.common.KubernetesObject;
+
 /**
  * The names every harness records its contenders under.
  *
@@ -23,13 +26,14 @@ package io.github.kubeop.benchmarks;
  */
 final class Contenders {
 
+	/**
+	 * Kubeop as its users run it: its default encoding, protobuf for built-in kinds (JSON
+	 * for custom resources), as client-go asks for by default.
+	 */
 	static final String KUBEOP = "Kubeop";
 
-	/**
-	 * Kubeop with {@code kubeop.informers.encoding: protobuf}: protobuf for built-in
-	 * kinds, as client-go asks for by default.
-	 */
-	static final String KUBEOP_PROTOBUF = "Kubeop, protobuf";
+	/** Kubeop with {@code kubeop.informers.encoding: json}. */
+	static final String KUBEOP_JSON = "Kubeop, JSON";
 
 	static final String KUBEOP_KEEP_ALL = "Kubeop, nothing stripped";
 
@@ -55,6 +59,19 @@ final class Contenders {
 	static final String CLIENT_GO_JSON = "client-go, JSON";
 
 	private Contenders() {
+	}
+
+	/**
+	 * Returns Kubeop's informer spec as the contender runs it: JSON for
+	 * {@link #KUBEOP_JSON}, else the spec unchanged, so that every other Kubeop contender
+	 * keeps the encoding its users get by default.
+	 * @param <T> the type of the informed objects
+	 * @param contender the contender's name
+	 * @param spec the spec with its default encoding
+	 * @return the spec to run
+	 */
+	static <T extends KubernetesObject> InformerSpec<T> encoding(String contender, InformerSpec<T> spec) {
+		return contender.equals(KUBEOP_JSON) ? spec.withEncoding(InformerSpec.Encoding.JSON) : spec;
 	}
 
 }

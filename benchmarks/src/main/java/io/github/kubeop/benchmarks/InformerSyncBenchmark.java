@@ -69,15 +69,17 @@ import okhttp3.Response;
  * {@code hasSynced} is true, polled every millisecond. The order of the contenders is
  * rotated between samples. Before measuring, the harness lists the objects itself and
  * fails unless every one carries managedFields on the wire (for Pods, from both
- * managers), so that the rows with and without stripping compare what they say.
+ * managers), so that the rows with and without stripping compare what they say. Every
+ * Kubeop row runs Kubeop's default encoding (protobuf for built-in kinds), as its users
+ * run it, except "Kubeop, JSON" ({@code encoding: json}).
  * <p>
  * ConfigMaps are synced at the sizes up to the middle one, Pods at every size; at the
- * largest size only the contenders the targets compare (Kubeop, client-java with its
- * transform, client-go with and without), unless the system property
- * {@code all-contenders-at-largest} is {@code true}; the rows that only compare heap
- * (Kubeop with its lean cache off, metadata-only and dynamic objects) run at the middle
- * size only. At the largest size, Kubeop and client-java also sync once more while the
- * retained heap is sampled (peak during the initial list), then relist after
+ * largest size only the contenders the targets compare (Kubeop, on its default and on
+ * JSON, client-java with its transform, client-go with and without), unless the system
+ * property {@code all-contenders-at-largest} is {@code true}; the rows that only compare
+ * heap (Kubeop with its lean cache off, metadata-only and dynamic objects) run at the
+ * middle size only. At the largest size, Kubeop and client-java also sync once more while
+ * the retained heap is sampled (peak during the initial list), then relist after
  * kube-apiserver is restarted (peak during the relist). The samples go to
  * {@code benchmarks/results/sync.json}.
  * <p>
@@ -93,7 +95,7 @@ import okhttp3.Response;
  */
 public final class InformerSyncBenchmark {
 
-	private static final List<String> JAVA_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.KUBEOP_PROTOBUF,
+	private static final List<String> JAVA_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.KUBEOP_JSON,
 			Contenders.KUBEOP_KEEP_ALL, Contenders.CLIENT_JAVA, Contenders.CLIENT_JAVA_STRIP, Contenders.FABRIC8);
 
 	/** Rows that compare heap only, run at the middle size. */
@@ -104,7 +106,7 @@ public final class InformerSyncBenchmark {
 	 * The contenders timed at the largest size (unless {@code all-contenders-at-largest}
 	 * is set), to keep the scenario within its time: those the targets compare.
 	 */
-	private static final List<String> LARGEST_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.KUBEOP_PROTOBUF,
+	private static final List<String> LARGEST_CONTENDERS = List.of(Contenders.KUBEOP, Contenders.KUBEOP_JSON,
 			Contenders.CLIENT_JAVA_STRIP, Contenders.CLIENT_GO, Contenders.CLIENT_GO_JSON, Contenders.CLIENT_GO_STRIP);
 
 	/** Contenders whose heap is sampled during the initial list and a relist. */

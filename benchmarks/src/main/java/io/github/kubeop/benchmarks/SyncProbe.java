@@ -98,9 +98,9 @@ public final class SyncProbe {
 		Contender informer = switch (contender) {
 			case Contenders.KUBEOP -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
 					EnumSet.of(StandardTransform.STRIP_MANAGED_FIELDS, StandardTransform.DEDUPLICATE_STRINGS));
-			case Contenders.KUBEOP_PROTOBUF -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
+			case Contenders.KUBEOP_JSON -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
 					EnumSet.of(StandardTransform.STRIP_MANAGED_FIELDS, StandardTransform.DEDUPLICATE_STRINGS),
-					InformerSpec.Encoding.PROTOBUF);
+					contender);
 			case Contenders.KUBEOP_LEAN_OFF -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
 					EnumSet.of(StandardTransform.STRIP_MANAGED_FIELDS));
 			case Contenders.KUBEOP_KEEP_ALL -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
@@ -209,11 +209,13 @@ public final class SyncProbe {
 
 	private static Contender kubeop(ApiClient client, String namespace, boolean pods, Pod representation,
 			Set<StandardTransform> transforms) {
-		return kubeop(client, namespace, pods, representation, transforms, InformerSpec.Encoding.JSON);
+		// every Kubeop variant but "Kubeop, JSON" keeps the default encoding, as its
+		// users run it, so that each differs from "Kubeop" in the one thing it names
+		return kubeop(client, namespace, pods, representation, transforms, Contenders.KUBEOP);
 	}
 
 	private static Contender kubeop(ApiClient client, String namespace, boolean pods, Pod representation,
-			Set<StandardTransform> transforms, InformerSpec.Encoding encoding) {
+			Set<StandardTransform> transforms, String contender) {
 		InformerRegistry registry = new InformerRegistry(client);
 		// discovery happens here, when the informer is registered: before the timed
 		// region
@@ -223,7 +225,7 @@ public final class SyncProbe {
 			case DYNAMIC -> DynamicKubernetesObject.class;
 		};
 		ResourceInformer<? extends KubernetesObject> informer = registry
-			.informer(spec(namespace, pods ? "Pod" : "ConfigMap", type, transforms).withEncoding(encoding));
+			.informer(Contenders.encoding(contender, spec(namespace, pods ? "Pod" : "ConfigMap", type, transforms)));
 		informer.addEventHandler(new NoOpHandler<>());
 		return new Contender(registry::start, informer::hasSynced, () -> informer.indexer().list());
 	}

@@ -632,7 +632,8 @@ final class ProtobufDecoder<T extends KubernetesObject> {
 				while ((entryTag = in.readTag()) != 0) {
 					int number = WireFormat.getTagFieldNumber(entryTag);
 					if (number == 1) {
-						entryKey = pooled(in.readString(), true);
+						// a watch frame's keys pooled from its bytes, as its values are
+						entryKey = (this.frame != null) ? readPooledString(in) : pooled(in.readString(), true);
 					}
 					else if (number == 2) {
 						value = readValue(in, info.type(), field.element, field.elementElement, field.pool, field);

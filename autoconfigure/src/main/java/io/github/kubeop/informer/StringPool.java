@@ -18,6 +18,7 @@ package io.github.kubeop.informer;
 
 import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 
 /**
  * The pool that {@link StringDeduplication} keeps one instance of each repeated string
@@ -42,12 +43,6 @@ final class StringPool {
 	private static final int SEGMENT_BITS = 6;
 
 	private static final int INITIAL_CAPACITY = 64;
-
-	/**
-	 * What {@link #asciiHash} returns for bytes that are not all ASCII: outside the range
-	 * of a hash.
-	 */
-	static final long NOT_ASCII = Long.MIN_VALUE;
 
 	private static final Segment[] segments = new Segment[1 << SEGMENT_BITS];
 
@@ -92,34 +87,23 @@ final class StringPool {
 	 * @return the pooled instance
 	 */
 	static String pooled(byte[] bytes, int offset, int length) {
-		long stringHash = asciiHash(bytes, offset, length);
-		if (stringHash == NOT_ASCII) {
-			return pooled(new String(bytes, offset, length, StandardCharsets.UTF_8));
+		// The hash, the comparison and spread are written out here on purpose: with them
+		// this method is larger than the JIT inlines into a hot caller (325 bytes of
+		// bytecode, checked by StringPoolTests), so it is compiled on its own.
+		// Its one speculation that fails in every long run (a pooled string collected,
+		// so an entry's referent is null, which no profile saw before the first GC) then
+		// recompiles this method alone rather than the decoder's largest method, which
+		// took a fresh JVM's C2 about 0.25 s each time.
+		Objects.checkFromIndexSize(offset, length, bytes.length);
+		if (length == 0) {
+			// protobuf writes the empty strings of value fields
+			return "";
 		}
-		int hash = spread((int) stringHash);
-		Segment segment = segments[hash >>> (Integer.SIZE - SEGMENT_BITS)];
-		Entry[] table = segment.table;
-		for (Entry entry = table[hash & (table.length - 1)]; entry != null; entry = entry.next) {
-			if (entry.hash == hash) {
-				String pooled = entry.get();
-				if (pooled != null && sameAscii(pooled, bytes, offset, length)) {
-					return pooled;
-				}
-			}
-		}
-		return segment.add(new String(bytes, offset, length, StandardCharsets.ISO_8859_1), hash);
-	}
-
-	/**
-	 * Returns {@link String#hashCode()} of the ASCII text that bytes hold, or
-	 * {@link #NOT_ASCII} if one of them is not ASCII. Four bytes a step: {@code h * 31^4
-	 * + b0 * 31^3 + b1 * 31^2 + b2 * 31 + b3} is the same sum as four steps of
-	 * {@code h * 31 + b}, with one multiplication on the chain that each step waits for
-	 * rather than four (about twice as fast on a Pod's strings).
-	 */
-	static long asciiHash(byte[] bytes, int offset, int length) {
+		// String.hashCode() of ASCII text, four bytes a step: h * 31^4 + b0 * 31^3 + b1 *
+		// 31^2 + b2 * 31 + b3 is the same sum as four steps of h * 31 + b, with one
+		// multiplication on the chain that each step waits for rather than four
 		int end = offset + length;
-		int hash = 0;
+		int stringHash = 0;
 		int bits = 0;
 		int i = offset;
 		for (; i + 3 < end; i += 4) {
@@ -128,27 +112,37 @@ final class StringPool {
 			int b2 = bytes[i + 2];
 			int b3 = bytes[i + 3];
 			bits |= b0 | b1 | b2 | b3;
-			hash = 923521 * hash + 29791 * b0 + 961 * b1 + 31 * b2 + b3;
+			stringHash = 923521 * stringHash + 29791 * b0 + 961 * b1 + 31 * b2 + b3;
 		}
 		for (; i < end; i++) {
 			int b = bytes[i];
 			bits |= b;
-			hash = 31 * hash + b;
+			stringHash = 31 * stringHash + b;
 		}
-		// a byte that is not ASCII is negative, and so is the or of all of them
-		return (bits < 0) ? NOT_ASCII : hash;
-	}
-
-	private static boolean sameAscii(String value, byte[] bytes, int offset, int length) {
-		if (value.length() != length) {
-			return false;
+		if (bits < 0) {
+			// a byte that is not ASCII is negative, and so is the or of all of them
+			return pooled(new String(bytes, offset, length, StandardCharsets.UTF_8));
 		}
-		for (int i = 0; i < length; i++) {
-			if (value.charAt(i) != bytes[offset + i]) {
-				return false;
+		// spread, written out too
+		int mixed = stringHash * 0x9E3779B9;
+		int hash = mixed ^ (mixed >>> 16);
+		Segment segment = segments[hash >>> (Integer.SIZE - SEGMENT_BITS)];
+		Entry[] table = segment.table;
+		for (Entry entry = table[hash & (table.length - 1)]; entry != null; entry = entry.next) {
+			if (entry.hash == hash) {
+				String pooled = entry.get();
+				if (pooled != null && pooled.length() == length) {
+					int at = 0;
+					while (at < length && pooled.charAt(at) == bytes[offset + at]) {
+						at++;
+					}
+					if (at == length) {
+						return pooled;
+					}
+				}
 			}
 		}
-		return true;
+		return segment.add(new String(bytes, offset, length, StandardCharsets.ISO_8859_1), hash);
 	}
 
 	/**

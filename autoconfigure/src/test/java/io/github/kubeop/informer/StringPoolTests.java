@@ -16,6 +16,8 @@
 
 package io.github.kubeop.informer;
 
+import java.io.DataInputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,17 +75,83 @@ class StringPoolTests {
 	void bytesAreHashedAsTheStringTheyHold() {
 		// every length up to past two steps of four bytes, so that each remainder of the
 		// four-byte steps is taken
+		String prefix = UUID.randomUUID() + "-";
 		String text = "app.kubernetes.io/name=web-0123456789";
 		for (int length = 0; length <= text.length(); length++) {
-			String part = text.substring(0, length);
+			String part = prefix + text.substring(0, length);
+			String pooled = StringPool.pooled(new String(part));
 			byte[] frame = ("xyz" + part + "w").getBytes(StandardCharsets.UTF_8);
-			assertThat(StringPool.asciiHash(frame, 3, length)).as(part).isEqualTo(part.hashCode());
+			assertThat(StringPool.pooled(frame, 3, part.length())).as(part).isSameAs(pooled);
 		}
 		for (int at = 0; at < 9; at++) {
 			byte[] bytes = "abcdefghi".getBytes(StandardCharsets.UTF_8);
 			bytes[at] = (byte) 0xC3;
-			assertThat(StringPool.asciiHash(bytes, 0, bytes.length)).as("non-ASCII at %d", at)
-				.isEqualTo(StringPool.NOT_ASCII);
+			assertThat(StringPool.pooled(bytes, 0, bytes.length)).as("non-ASCII at %d", at)
+				.isEqualTo(new String(bytes, StandardCharsets.UTF_8));
+		}
+	}
+
+	@Test
+	void poolingFromBytesIsTooLargeForTheJitToInlineIntoTheDecoder() throws IOException {
+		// inlined, a pooled string collected by the GC made C2 throw away and recompile
+		// the decoder's largest method (see StringPool.pooled(byte[], int, int))
+		assertThat(codeLength(StringPool.class, "pooled", "([BII)Ljava/lang/String;")).isGreaterThan(325);
+	}
+
+	/**
+	 * Returns the length of a method's bytecode, read from its class file.
+	 */
+	private static int codeLength(Class<?> type, String name, String descriptor) throws IOException {
+		try (DataInputStream in = new DataInputStream(type.getResourceAsStream(type.getSimpleName() + ".class"))) {
+			in.skipBytes(8);
+			int count = in.readUnsignedShort();
+			String[] utf8 = new String[count];
+			for (int i = 1; i < count; i++) {
+				int tag = in.readUnsignedByte();
+				switch (tag) {
+					case 1 -> utf8[i] = in.readUTF();
+					case 3, 4, 9, 10, 11, 12, 17, 18 -> in.skipBytes(4);
+					case 5, 6 -> {
+						in.skipBytes(8);
+						i++;
+					}
+					case 7, 8, 16, 19, 20 -> in.skipBytes(2);
+					case 15 -> in.skipBytes(3);
+					default -> throw new IOException("Constant pool tag " + tag);
+				}
+			}
+			in.skipBytes(6);
+			in.skipBytes(2 * in.readUnsignedShort());
+			int fields = in.readUnsignedShort();
+			for (int i = 0; i < fields; i++) {
+				in.skipBytes(6);
+				skipAttributes(in);
+			}
+			int methods = in.readUnsignedShort();
+			for (int i = 0; i < methods; i++) {
+				in.skipBytes(2);
+				boolean wanted = name.equals(utf8[in.readUnsignedShort()])
+						& descriptor.equals(utf8[in.readUnsignedShort()]);
+				int attributes = in.readUnsignedShort();
+				for (int j = 0; j < attributes; j++) {
+					String attribute = utf8[in.readUnsignedShort()];
+					int length = in.readInt();
+					if (wanted && "Code".equals(attribute)) {
+						in.skipBytes(4);
+						return in.readInt();
+					}
+					in.skipBytes(length);
+				}
+			}
+		}
+		throw new IllegalArgumentException("No method " + name + descriptor);
+	}
+
+	private static void skipAttributes(DataInputStream in) throws IOException {
+		int attributes = in.readUnsignedShort();
+		for (int i = 0; i < attributes; i++) {
+			in.skipBytes(2);
+			in.skipBytes(in.readInt());
 		}
 	}
 

@@ -70,9 +70,15 @@ final class ServerReachability {
 
 	/**
 	 * How long a request waits for another to open the pool's first connection before it
-	 * opens one of its own.
+	 * opens one of its own; an opening older than this is not waited for.
 	 */
 	private static final Duration OPENING_WAIT = Duration.ofSeconds(10);
+
+	/**
+	 * How often a waiting request looks whether its call was cancelled: a call run by
+	 * OkHttp's dispatcher (a list's next page) is not interrupted by a cancel.
+	 */
+	private static final long OPENING_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
 	private final ConnectionPool connections = new ConnectionPool();
 
@@ -82,8 +88,16 @@ final class ServerReachability {
 	 */
 	private final Object openingLock = new Object();
 
-	/** Whether a request is opening a connection while the pool has none. */
-	private boolean opening;
+	/**
+	 * The opening in progress while the pool has no connection: its number (so that only
+	 * its own opener ends it), or 0 when none is.
+	 */
+	private long opening;
+
+	private long openings;
+
+	/** When the opening in progress started, on {@link System#nanoTime()}. */
+	private long openingStartedNanos;
 
 	/** The connection of each open watch, for closing every watch on a dead one. */
 	private final Map<Call, Connection> watchConnections = new ConcurrentHashMap<>();
@@ -139,27 +153,30 @@ final class ServerReachability {
 
 	/**
 	 * Returns the application interceptor that lets one request at a time open a
-	 * connection while the pool has none, the others waiting until it is open (or for at
-	 * most {@link #OPENING_WAIT}). The loops start together (every informer when the
-	 * application starts, every loop after a dead connection was closed), and OkHttp
-	 * pools a new connection only once it is made: each loop opened one of its own, with
-	 * a whole TLS handshake each (with the client certificate, four informers cost four
-	 * handshakes at start-up, and so many of the JIT's work on the handshake's
-	 * arithmetic), and then kept one of the HTTP/2 connections and closed the others. The
-	 * waiting requests find the open connection in the pool and are multiplexed on it.
-	 * Over HTTP/1.1 they open their own, as before, once the first is open.
+	 * connection while the pool has none, the others waiting until it is open (or until
+	 * the opening is {@link #OPENING_WAIT} old, or their call is cancelled). The loops
+	 * start together (every informer when the application starts, every loop once an
+	 * unreachable server answers again), and OkHttp pools a new connection only once it
+	 * is made: each loop opened one of its own, with a whole TLS handshake each (with the
+	 * client certificate, four informers cost four handshakes at start-up, and so many of
+	 * the JIT's work on the handshake's arithmetic), and then kept one of the HTTP/2
+	 * connections and closed the others. The waiting requests find the open connection in
+	 * the pool and are multiplexed on it. Over HTTP/1.1 they open their own, as before,
+	 * once the first is open. After a dead connection was evicted, loops that retry while
+	 * its calls still hold it see a connection in the pool and may each open one, as
+	 * before.
 	 * @return the interceptor
 	 * @see #connectionOpen()
 	 */
 	Interceptor oneOpeningAtATime() {
 		return (chain) -> {
-			boolean opener = awaitOpenConnection();
+			long opening = awaitOpenConnection(chain.call());
 			try {
 				return chain.proceed(chain.request());
 			}
 			finally {
-				if (opener) {
-					opened();
+				if (opening != 0) {
+					opened(opening);
 				}
 			}
 		};
@@ -174,43 +191,57 @@ final class ServerReachability {
 	 */
 	Interceptor connectionOpen() {
 		return (chain) -> {
-			opened();
+			synchronized (this.openingLock) {
+				if (this.opening != 0) {
+					opened(this.opening);
+				}
+			}
 			return chain.proceed(chain.request());
 		};
 	}
 
 	/**
-	 * Waits while another request opens the pool's first connection.
-	 * @return whether the calling request is the one to open it
+	 * Waits while another request opens the pool's first connection, at most until that
+	 * opening is {@link #OPENING_WAIT} old.
+	 * @param call the waiting request's call, whose cancel ends the wait
+	 * @return the number of the opening the calling request is to make, or 0 if it goes
+	 * on without one (a connection is open, or the opening took too long)
 	 */
-	private boolean awaitOpenConnection() throws InterruptedIOException {
+	private long awaitOpenConnection(Call call) throws IOException {
 		synchronized (this.openingLock) {
-			long deadline = this.nanoClock.getAsLong() + OPENING_WAIT.toNanos();
 			while (this.connections.connectionCount() == 0) {
-				if (!this.opening) {
-					this.opening = true;
-					return true;
+				long now = System.nanoTime();
+				if (this.opening == 0) {
+					this.opening = ++this.openings;
+					this.openingStartedNanos = now;
+					return this.opening;
 				}
-				long left = deadline - this.nanoClock.getAsLong();
+				long left = this.openingStartedNanos + OPENING_WAIT.toNanos() - now;
 				if (left <= 0) {
-					return false;
+					return 0;
+				}
+				if (call.isCanceled()) {
+					throw new IOException("Canceled");
 				}
 				try {
-					TimeUnit.NANOSECONDS.timedWait(this.openingLock, left);
+					TimeUnit.NANOSECONDS.timedWait(this.openingLock, Math.min(left, OPENING_POLL_NANOS));
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
 					throw new InterruptedIOException("Interrupted while another request opened a connection");
 				}
 			}
-			return false;
+			return 0;
 		}
 	}
 
-	private void opened() {
+	/**
+	 * Ends an opening, if it is still the one in progress.
+	 */
+	private void opened(long opening) {
 		synchronized (this.openingLock) {
-			if (this.opening) {
-				this.opening = false;
+			if (this.opening == opening) {
+				this.opening = 0;
 				this.openingLock.notifyAll();
 			}
 		}

@@ -88,8 +88,9 @@ final class StringPool {
 	 */
 	static String pooled(byte[] bytes, int offset, int length) {
 		// The hash, the comparison and spread are written out here on purpose: with them
-		// this method is larger than the JIT inlines into a hot caller (325 bytes of
-		// bytecode, checked by StringPoolTests), so it is compiled on its own.
+		// this method is larger than the JIT inlines into a hot caller (C2 inlines up to
+		// 325 bytes of bytecode there; StringPoolTests checks it has more), so it is
+		// compiled on its own.
 		// Its one speculation that fails in every long run (a pooled string collected,
 		// so an entry's referent is null, which no profile saw before the first GC) then
 		// recompiles this method alone rather than the decoder's largest method, which

@@ -74,8 +74,14 @@ public final class InMemoryKeyStore {
 		}
 		byte[] salt = new byte[16];
 		random.nextBytes(salt);
-		store.setEntry(alias, new KeyStore.PrivateKeyEntry(key, chain),
-				new KeyStore.PasswordProtection(PASSWORD, PROTECTION, new PBEParameterSpec(salt, 1)));
+		try {
+			store.setEntry(alias, new KeyStore.PrivateKeyEntry(key, chain),
+					new KeyStore.PasswordProtection(PASSWORD, PROTECTION, new PBEParameterSpec(salt, 1)));
+		}
+		catch (GeneralSecurityException ex) {
+			// a provider that refuses so few iterations (one in FIPS mode): its default
+			store.setKeyEntry(alias, key, PASSWORD, chain);
+		}
 		return store;
 	}
 

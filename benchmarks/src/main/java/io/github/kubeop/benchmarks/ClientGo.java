@@ -20,13 +20,16 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 
@@ -39,6 +42,59 @@ import com.google.gson.JsonParser;
 final class ClientGo {
 
 	private ClientGo() {
+	}
+
+	/**
+	 * Has the Go program encode objects with client-go's protobuf serializer, as a list
+	 * ({@code list.pb}) and as watch events of them ({@code modified.pb}, each frame
+	 * after its length), into a directory.
+	 * @param binary the program ({@link #build()})
+	 * @param plural the objects' resource, for example {@code pods}
+	 * @param listKind the kind of their list, for example {@code PodList}
+	 * @param items the objects as the API server serves them in JSON
+	 * @param directory where the encoded files go
+	 * @throws IOException if the program cannot encode them
+	 * @throws InterruptedException if interrupted while it runs
+	 */
+	static void encodeProtobuf(Path binary, String plural, String listKind, JsonArray items, Path directory)
+			throws IOException, InterruptedException {
+		JsonObject list = new JsonObject();
+		list.addProperty("kind", listKind);
+		list.addProperty("apiVersion", "v1");
+		JsonObject metadata = new JsonObject();
+		metadata.addProperty("resourceVersion", "1");
+		list.add("metadata", metadata);
+		list.add("items", items);
+		Path input = directory.resolve("list.json");
+		Files.writeString(input, list.toString(), StandardCharsets.UTF_8);
+		Process process = new ProcessBuilder(binary.toString(), "-mode", "encode-protobuf", "-resource", plural, "-in",
+				input.toString(), "-out", directory.toString())
+			.inheritIO()
+			.start();
+		if (!process.waitFor(2, TimeUnit.MINUTES)) {
+			process.destroyForcibly();
+			throw new IOException("Could not encode the " + plural + " as protobuf within 2 minutes");
+		}
+		if (process.exitValue() != 0) {
+			throw new IOException("Could not encode the " + plural + " as protobuf");
+		}
+	}
+
+	/**
+	 * Reads the watch frames {@link #encodeProtobuf} wrote, each without its length.
+	 * @param directory the directory it wrote to
+	 * @return the frames
+	 * @throws IOException if they cannot be read
+	 */
+	static List<byte[]> watchFrames(Path directory) throws IOException {
+		ByteBuffer buffer = ByteBuffer.wrap(Files.readAllBytes(directory.resolve("modified.pb")));
+		List<byte[]> frames = new ArrayList<>();
+		while (buffer.hasRemaining()) {
+			byte[] frame = new byte[buffer.getInt()];
+			buffer.get(frame);
+			frames.add(frame);
+		}
+		return frames;
 	}
 
 	/**

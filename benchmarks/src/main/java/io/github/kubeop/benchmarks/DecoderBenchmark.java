@@ -17,11 +17,8 @@
 package io.github.kubeop.benchmarks;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -127,29 +124,8 @@ public class DecoderBenchmark {
 	private static void frames(Path clientGo, String plural, String listKind, JsonArray items, byte[][] frames)
 			throws Exception {
 		Path directory = Files.createTempDirectory("decoder-protobuf");
-		JsonObject list = new JsonObject();
-		list.addProperty("kind", listKind);
-		list.addProperty("apiVersion", "v1");
-		JsonObject metadata = new JsonObject();
-		metadata.addProperty("resourceVersion", "1");
-		list.add("metadata", metadata);
-		list.add("items", items);
-		Path input = directory.resolve("list.json");
-		Files.writeString(input, list.toString(), StandardCharsets.UTF_8);
-		Process process = new ProcessBuilder(clientGo.toString(), "-mode", "encode-protobuf", "-resource", plural,
-				"-in", input.toString(), "-out", directory.toString())
-			.inheritIO()
-			.start();
-		if (!process.waitFor(1, TimeUnit.MINUTES) || process.exitValue() != 0) {
-			throw new IOException("Could not encode the objects as protobuf");
-		}
-		ByteBuffer buffer = ByteBuffer.wrap(Files.readAllBytes(directory.resolve("modified.pb")));
-		List<byte[]> read = new ArrayList<>();
-		while (buffer.hasRemaining()) {
-			byte[] frame = new byte[buffer.getInt()];
-			buffer.get(frame);
-			read.add(frame);
-		}
+		ClientGo.encodeProtobuf(clientGo, plural, listKind, items, directory);
+		List<byte[]> read = ClientGo.watchFrames(directory);
 		for (int i = 0; i < frames.length; i++) {
 			frames[i] = read.get(i);
 		}

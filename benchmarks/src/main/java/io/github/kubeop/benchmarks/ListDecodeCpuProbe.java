@@ -17,13 +17,9 @@
 package io.github.kubeop.benchmarks;
 
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
@@ -108,21 +104,7 @@ public final class ListDecodeCpuProbe {
 
 	private static byte[] encode(Path clientGo, String plural, String listKind, JsonArray items) throws Exception {
 		Path directory = Files.createTempDirectory("list-decode");
-		JsonObject list = new JsonObject();
-		list.addProperty("kind", listKind);
-		list.addProperty("apiVersion", "v1");
-		JsonObject metadata = new JsonObject();
-		metadata.addProperty("resourceVersion", "1");
-		list.add("metadata", metadata);
-		list.add("items", items);
-		Path input = directory.resolve("list.json");
-		Files.writeString(input, list.toString(), StandardCharsets.UTF_8);
-		List<String> command = new ArrayList<>(List.of(clientGo.toString(), "-mode", "encode-protobuf", "-resource",
-				plural, "-in", input.toString(), "-out", directory.toString()));
-		Process process = new ProcessBuilder(command).inheritIO().start();
-		if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
-			throw new IllegalStateException("Could not encode the " + plural);
-		}
+		ClientGo.encodeProtobuf(clientGo, plural, listKind, items, directory);
 		return Files.readAllBytes(directory.resolve("list.pb"));
 	}
 

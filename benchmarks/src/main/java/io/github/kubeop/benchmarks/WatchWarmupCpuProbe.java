@@ -18,16 +18,11 @@ package io.github.kubeop.benchmarks;
 
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import com.google.gson.JsonArray;
-import com.google.gson.JsonObject;
 import io.github.kubeop.informer.InformerSpec;
 import io.github.kubeop.informer.ProtobufDecoderProbe;
 import io.kubernetes.client.openapi.models.V1Pod;
@@ -121,31 +116,9 @@ public final class WatchWarmupCpuProbe {
 			for (int i = 0; i < objects; i++) {
 				pods.add(Payloads.servedPod("shop", i));
 			}
-			JsonObject list = new JsonObject();
-			list.addProperty("kind", "PodList");
-			list.addProperty("apiVersion", "v1");
-			JsonObject metadata = new JsonObject();
-			metadata.addProperty("resourceVersion", "1");
-			list.add("metadata", metadata);
-			list.add("items", pods);
-			Path input = directory.resolve("list.json");
-			Files.writeString(input, list.toString(), StandardCharsets.UTF_8);
-			Process process = new ProcessBuilder(clientGo.toString(), "-mode", "encode-protobuf", "-resource", "pods",
-					"-in", input.toString(), "-out", directory.toString())
-				.inheritIO()
-				.start();
-			if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
-				throw new IllegalStateException("Could not encode the Pods");
-			}
+			ClientGo.encodeProtobuf(clientGo, "pods", "PodList", pods, directory);
 		}
-		ByteBuffer buffer = ByteBuffer.wrap(Files.readAllBytes(modified));
-		List<byte[]> frames = new ArrayList<>();
-		while (buffer.hasRemaining()) {
-			byte[] frame = new byte[buffer.getInt()];
-			buffer.get(frame);
-			frames.add(frame);
-		}
-		return frames;
+		return ClientGo.watchFrames(directory);
 	}
 
 }

@@ -24,6 +24,7 @@ import java.net.Socket;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests of the gate that lets one request at a time open a connection while the
@@ -155,21 +157,15 @@ class ConnectionOpeningTests {
 	 * Waits until a second request waits in the gate: the threads that wait there are the
 	 * only ones of this test in a timed wait on the gate's lock.
 	 */
-	private void awaitWaiting() throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (System.nanoTime() < deadline) {
-			for (Thread thread : Thread.getAllStackTraces().keySet()) {
-				if (thread.getState() == Thread.State.TIMED_WAITING) {
-					for (StackTraceElement frame : thread.getStackTrace()) {
-						if (frame.getMethodName().equals("awaitOpenConnection")) {
-							return;
-						}
-					}
-				}
-			}
-			Thread.sleep(10);
-		}
-		throw new AssertionError("No request waited for the opening");
+	private void awaitWaiting() {
+		await().atMost(Duration.ofSeconds(10))
+			.alias("a request waits for the opening")
+			.until(() -> Thread.getAllStackTraces()
+				.entrySet()
+				.stream()
+				.anyMatch((thread) -> thread.getKey().getState() == Thread.State.TIMED_WAITING
+						&& Arrays.stream(thread.getValue())
+							.anyMatch((frame) -> frame.getMethodName().equals("awaitOpenConnection"))));
 	}
 
 	/**

@@ -96,11 +96,11 @@ public final class SyncProbe {
 		boolean peak = args.length > 5 && args[5].equals("peak");
 		RequestLog requests = new RequestLog(args[2]);
 		Contender informer = switch (contender) {
-			case Contenders.KUBEOP -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
-					EnumSet.of(StandardTransform.STRIP_MANAGED_FIELDS, StandardTransform.DEDUPLICATE_STRINGS));
-			case Contenders.KUBEOP_JSON -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
-					EnumSet.of(StandardTransform.STRIP_MANAGED_FIELDS, StandardTransform.DEDUPLICATE_STRINGS),
-					contender);
+			case Contenders.KUBEOP,
+					Contenders.KUBEOP_JSON ->
+				kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
+						EnumSet.of(StandardTransform.STRIP_MANAGED_FIELDS, StandardTransform.DEDUPLICATE_STRINGS),
+						contender);
 			case Contenders.KUBEOP_LEAN_OFF -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,
 					EnumSet.of(StandardTransform.STRIP_MANAGED_FIELDS));
 			case Contenders.KUBEOP_KEEP_ALL -> kubeop(client(kubeconfig, requests), namespace, pods, Pod.TYPED,

@@ -70,10 +70,15 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory, Writ
 
 	/**
 	 * The buckets of controller-runtime's {@code workqueue_queue_duration_seconds} and
-	 * {@code workqueue_work_duration_seconds} (pkg/internal/metrics/workqueue.go):
-	 * {@code prometheus.ExponentialBuckets(10e-9, 10, 12)}, 10 ns to 1,000 s.
+	 * {@code workqueue_work_duration_seconds} (pkg/internal/metrics/workqueue.go:
+	 * {@code prometheus.ExponentialBuckets(10e-9, 10, 12)}, 10 ns to 1,000 s) from 1 µs
+	 * up. Registries without histograms of their own (Micrometer's simple registry, the
+	 * one an application with Actuator alone gets) publish each bucket as a gauge tagged
+	 * with its bound to six decimals of a second: 10 ns and 100 ns were both
+	 * {@code le=0}, and the second was refused with a warning at every start. No queue
+	 * wait or item's work falls below 1 µs.
 	 */
-	private static final Duration[] WORKQUEUE_BUCKETS = exponentialBuckets(Duration.ofNanos(10), 10, 12);
+	private static final Duration[] WORKQUEUE_BUCKETS = exponentialBuckets(Duration.ofNanos(1_000), 10, 10);
 
 	private final MeterRegistry registry;
 

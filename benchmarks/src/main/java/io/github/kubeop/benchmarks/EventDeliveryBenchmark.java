@@ -106,7 +106,7 @@ import io.kubernetes.client.util.generic.GenericKubernetesApi;
  * comma) limits the run to some contenders, {@code parts} ({@code latency},
  * {@code replay} or both, the default) to some parts, and {@code replays}
  * ({@code configmaps}, {@code pods} or both, the default) to some replays; the Pod replay
- * streams as many events as the ConfigMap replay unless {@code podEvents} says how many.
+ * streams a quarter of the events unless {@code podEvents} says how many.
  *
  * @author Kubeop authors
  */
@@ -176,12 +176,12 @@ public final class EventDeliveryBenchmark {
 		List<String> only = List.of(contendersProperty.split(contendersProperty.contains(";") ? ";" : ","));
 		List<String> parts = List.of(System.getProperty("parts", "latency,replay").split(","));
 		List<String> replays = List.of(System.getProperty("replays", "configmaps,pods").split(","));
-		// as many Pod events as ConfigMap events: with a fifth of them (10,000), a JVM's
+		// a quarter of the ConfigMap events: a Pod costs the slowest contenders (about
+		// 1,400 Pod events per second) five to ten times a ConfigMap, and 50,000 Pod
+		// events keep them well within the replay's timeout; with 10,000, a JVM's
 		// one-time compiling of the Pod's event path, about a second of CPU, was most of
-		// the
-		// whole replay's CPU per event; the slowest contender still takes well under the
-		// replay's timeout (about 1,400 Pod events per second)
-		long podEvents = Long.getLong("podEvents", replayedEvents);
+		// the whole replay's CPU per event
+		long podEvents = Long.getLong("podEvents", Math.max(1, replayedEvents / 4));
 		Map<String, String> recordedLists = new LinkedHashMap<>();
 		try (LocalControlPlane controlPlane = LocalControlPlane.start(ControlPlaneAssets.fromEnvironment().resolve())) {
 			ApiClient client = controlPlane.apiClient();

@@ -75,8 +75,9 @@ public class KubeopMetrics implements HandlerObserver, QueueMetricsFactory, Writ
 	 * up. Registries without histograms of their own (Micrometer's simple registry, the
 	 * one an application with Actuator alone gets) publish each bucket as a gauge tagged
 	 * with its bound to six decimals of a second: 10 ns and 100 ns were both
-	 * {@code le=0}, and the second was refused with a warning at every start. No queue
-	 * wait or item's work falls below 1 µs.
+	 * {@code le=0}, and the second was refused with a warning at every start. Hardly a
+	 * queue wait or an item's work on the JVM falls below 1 µs, and those count in the 1
+	 * µs bucket.
 	 */
 	private static final Duration[] WORKQUEUE_BUCKETS = exponentialBuckets(Duration.ofNanos(1_000), 10, 10);
 

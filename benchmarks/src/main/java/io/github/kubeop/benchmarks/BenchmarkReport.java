@@ -729,7 +729,9 @@ public final class BenchmarkReport {
 	/**
 	 * Renders the CPU time and allocation per event over the second half of each replay's
 	 * events alone, when the samples have them: by then the JIT has compiled the event
-	 * path, which the whole replay counts as well (a path that was cold at the sync).
+	 * path, which the whole replay counts as well (a path that was cold at the sync); and
+	 * the warm-up, what the whole replay cost beyond its events at the second half's
+	 * rate.
 	 */
 	private void secondHalfTable(Results results, String workload, List<Results.Row> rows, boolean pods) {
 		String metric = "cpuMicrosPerEventSecondHalf";
@@ -740,8 +742,10 @@ public final class BenchmarkReport {
 				+ "counters): the cost per event of an informer that has run for a while, once the JIT has compiled "
 				+ "its event path, where the whole replay above also counts that compilation. The last column is "
 				+ "what the whole replay cost beyond its events at the second half's rate, in seconds of CPU: "
-				+ "for a JVM mostly its one-time warm-up (interpreting and compiling the event path), which an "
-				+ "informer pays once per process however many events follow.\n\n")
+				+ "for a JVM mostly its warm-up (interpreting and compiling the event path), paid once per "
+				+ "process and event path however many events follow; as the difference of two measurements it "
+				+ "also carries garbage collection that fell in one half and the machine's noise, and can come "
+				+ "out negative.\n\n")
 			.append(".")
 			.append(workload)
 			.append(", second half of the events\n")

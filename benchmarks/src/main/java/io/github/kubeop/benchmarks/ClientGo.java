@@ -67,13 +67,31 @@ final class ClientGo {
 		list.add("items", items);
 		Path input = directory.resolve("list.json");
 		Files.writeString(input, list.toString(), StandardCharsets.UTF_8);
+		encodeProtobuf(binary, plural, input, directory, Duration.ofMinutes(2));
+	}
+
+	/**
+	 * Has the Go program encode a list given in JSON with client-go's protobuf
+	 * serializer: {@code list.pb}, and watch events of its objects ({@code modified.pb},
+	 * {@code added.pb}, {@code bookmark.pb}, each frame after its length), into a
+	 * directory. The program is killed if it outlives the timeout.
+	 * @param binary the program ({@link #build()})
+	 * @param plural the objects' resource, for example {@code pods}
+	 * @param list the list's JSON file
+	 * @param directory where the encoded files go
+	 * @param timeout how long the program may take
+	 * @throws IOException if the program cannot encode them
+	 * @throws InterruptedException if interrupted while it runs
+	 */
+	static void encodeProtobuf(Path binary, String plural, Path list, Path directory, Duration timeout)
+			throws IOException, InterruptedException {
 		Process process = new ProcessBuilder(binary.toString(), "-mode", "encode-protobuf", "-resource", plural, "-in",
-				input.toString(), "-out", directory.toString())
+				list.toString(), "-out", directory.toString())
 			.inheritIO()
 			.start();
-		if (!process.waitFor(2, TimeUnit.MINUTES)) {
+		if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
 			process.destroyForcibly();
-			throw new IOException("Could not encode the " + plural + " as protobuf within 2 minutes");
+			throw new IOException("Could not encode the " + plural + " as protobuf within " + timeout);
 		}
 		if (process.exitValue() != 0) {
 			throw new IOException("Could not encode the " + plural + " as protobuf");

@@ -31,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -39,7 +40,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.google.gson.JsonElement;
@@ -439,13 +439,7 @@ final class ReplayServer implements AutoCloseable {
 		Path input = directory.resolve("list.json");
 		Files.write(input, list);
 		try {
-			Process process = new ProcessBuilder(clientGo.toString(), "-mode", "encode-protobuf", "-resource", plural,
-					"-in", input.toString(), "-out", directory.toString())
-				.inheritIO()
-				.start();
-			if (!process.waitFor(1, TimeUnit.MINUTES) || process.exitValue() != 0) {
-				throw new IOException("Could not encode the replayed objects as protobuf");
-			}
+			ClientGo.encodeProtobuf(clientGo, plural, input, directory, Duration.ofMinutes(1));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
